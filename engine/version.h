@@ -1,0 +1,4 @@
+#pragma once
+#define TUONG_NAME "Tuong"
+#define TUONG_VERSION "0.1.0"
+#define TUONG_AUTHOR "The Tuong developers"
