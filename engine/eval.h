@@ -1,0 +1,12 @@
+#pragma once
+/* Static evaluation from the side to move's point of view. */
+#include <stdio.h>
+
+#include "position.h"
+#include "types.h"
+
+/* Score of pos for the side to move. */
+Score evaluate(const Position *pos);
+/* Print the evaluation broken down by term, for both sides, to out; each
+ * line is prefixed by `prefix` (e.g. "info string " for UCI). */
+void eval_trace(const Position *pos, const char *prefix, FILE *out);
