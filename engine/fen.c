@@ -45,11 +45,14 @@ static bool failf(char *err, size_t errlen, const char *fmt, ...) {
 
 static bool parse_board(Position *pos, const char *board, char *err, size_t errlen) {
     int counts[PIECE_NB] = {0};
+    int ranks = 1;
+    for (const char *c = board; *c; c++) ranks += *c == '/';
+    if (ranks != 10) return failf(err, errlen, "%d ranks instead of 10", ranks);
     int rank = 9, file = 0;
     for (const char *c = board; *c; c++) {
         if (*c == '/') {
             if (file != 9) return failf(err, errlen, "rank %d is %d points wide, not 9", rank, file);
-            if (--rank < 0) return failf(err, errlen, "more than 10 ranks");
+            rank--;
             file = 0;
         } else if (*c >= '1' && *c <= '9') {
             file += *c - '0';
@@ -70,7 +73,6 @@ static bool parse_board(Position *pos, const char *board, char *err, size_t errl
             pos_put_piece(pos, p, s);
         }
     }
-    if (rank != 0) return failf(err, errlen, "%d ranks instead of 10", 10 - rank);
     if (file != 9) return failf(err, errlen, "rank 0 is %d points wide, not 9", file);
     if (!counts[make_piece(RED, KING)]) return failf(err, errlen, "missing red king");
     if (!counts[make_piece(BLACK, KING)]) return failf(err, errlen, "missing black king");
