@@ -1,0 +1,11 @@
+#pragma once
+/*
+ * Endgame knowledge that is cheap to see from material alone: how much of
+ * its advantage the stronger side can turn into a win. eg_scale() returns a
+ * factor out of SCALE_NORMAL (128) that the evaluation multiplies its score
+ * by: 128 leaves it, 0 makes the position a draw.
+ */
+#include "position.h"
+
+/* Draw scale for `strong`, the side the raw score favours. */
+int eg_scale(const Position *pos, Color strong);

@@ -1,0 +1,162 @@
+/* Evaluation: colour and left-right symmetry over many positions, bounds,
+ * the trace's completeness, and the traced score agreeing with evaluate(). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "eval_terms.h"
+#include "fen.h"
+#include "movegen.h"
+#include "score.h"
+#include "test_support.h"
+
+/* The twin with colours swapped and the board turned through the river. */
+static void colour_mirror(const Position *src, Position *dst) {
+    pos_clear(dst);
+    for (Square s = 0; s < SQUARE_NB; s++) {
+        Piece p = pos_piece_on(src, s);
+        if (p) pos_put_piece(dst, make_piece((Color)!color_of(p), type_of(p)), make_square(file_of(s), 9 - rank_of(s)));
+    }
+    dst->side = (Color)!src->side;
+    pos_finish_setup(dst);
+}
+
+/* The twin reflected left to right (file a <-> file i). */
+static void file_mirror(const Position *src, Position *dst) {
+    pos_clear(dst);
+    for (Square s = 0; s < SQUARE_NB; s++) {
+        Piece p = pos_piece_on(src, s);
+        if (p) pos_put_piece(dst, p, make_square(8 - file_of(s), rank_of(s)));
+    }
+    dst->side = src->side;
+    pos_finish_setup(dst);
+}
+
+static Position twin; /* Positions are large: keep them off the stack */
+static EvalTrace trace;
+
+static void check_symmetry(const Position *pos) {
+    char fen[FEN_MAX];
+    Score s = evaluate(pos);
+    if (s <= -10000 || s >= 10000) fail_msg("score %d out of range: %s", s, fen_write(pos, fen));
+    colour_mirror(pos, &twin);
+    Score m = evaluate(&twin);
+    if (m != s) fail_msg("colour mirror %d != %d: %s", m, s, fen_write(pos, fen));
+    file_mirror(pos, &twin);
+    m = evaluate(&twin);
+    if (m != s) fail_msg("left-right mirror %d != %d: %s", m, s, fen_write(pos, fen));
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static unsigned next_random(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (unsigned)(rng_state >> 32);
+}
+
+/* Random playout from pos, checking symmetry at every ply. */
+static int playout(Position *pos, int plies) {
+    int checked = 0;
+    MoveList list;
+    for (int i = 0; i < plies; i++) {
+        gen_legal(pos, &list);
+        if (list.count == 0) break;
+        pos_make_move(pos, list.moves[next_random() % (unsigned)list.count]);
+        check_symmetry(pos);
+        checked++;
+    }
+    return checked;
+}
+
+static void test_symmetry_openings_and_playouts(void **state) {
+    (void)state;
+    static Position pos;
+    FILE *f = open_data("openings/xiangqi.epd");
+    char line[256];
+    int lines = 0, checked = 0;
+    int stride = running_slow() ? 97 : 13;
+    while (fgets(line, sizeof line, f)) {
+        if (lines++ % stride) continue;
+        line[strcspn(line, "\r\n")] = 0;
+        must_parse(&pos, line);
+        check_symmetry(&pos);
+        checked++;
+        if (lines % (stride * 8) == 1) checked += playout(&pos, 160);
+    }
+    fclose(f);
+    assert_true(checked > 300);
+}
+
+static void test_start_position_is_balanced(void **state) {
+    (void)state;
+    static Position pos;
+    must_parse(&pos, START_FEN);
+    Score s = evaluate(&pos);
+    /* Only the tempo separates the sides. */
+    assert_int_equal(s, (EvalW.Tempo.mg));
+    eval_traced(&pos, &trace);
+    assert_int_equal(trace.phase, PHASE_MAX);
+}
+
+static void test_material_scale(void **state) {
+    (void)state;
+    static Position pos;
+    /* Red a chariot up in an otherwise full position: roughly a chariot. */
+    must_parse(&pos, "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    Score s = evaluate(&pos);
+    assert_true(s > 150 && s < 320);
+    /* A horse up: about 100. */
+    must_parse(&pos, "r1bakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+    s = evaluate(&pos);
+    assert_true(s < -60 && s > -160);
+}
+
+static void test_trace_agrees_and_lists_every_term(void **state) {
+    (void)state;
+    static Position pos;
+    must_parse(&pos, "2bakab2/9/1cn1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1");
+    Score s = eval_traced(&pos, &trace);
+    assert_int_equal(s, evaluate(&pos));
+    double fromtrace = eval_from_trace(&trace, (const Weight *)&EvalW);
+    assert_true(fromtrace - trace.red < 2 && trace.red - fromtrace < 2);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    eval_trace(&pos, "info string ", out);
+    fclose(out);
+    for (int i = 0; i < EvalTermCount; i++) {
+        char want[80];
+        snprintf(want, sizeof want, "info string %s ", EvalTerms[i].name);
+        if (!strstr(buf, want)) fail_msg("term %s missing from the trace:\n%s", EvalTerms[i].name, buf);
+    }
+    assert_non_null(strstr(buf, "info string phase "));
+    assert_non_null(strstr(buf, "info string final "));
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+        assert_int_equal(strncmp(line, "info string ", 12), 0);
+    free(buf);
+}
+
+static void test_term_table_covers_the_weights(void **state) {
+    (void)state;
+    int total = 0;
+    for (int i = 0; i < EvalTermCount; i++) {
+        assert_int_equal(EvalTerms[i].offset, total);
+        total += EvalTerms[i].length;
+    }
+    assert_int_equal(total, EVAL_WEIGHT_COUNT);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_start_position_is_balanced),
+        cmocka_unit_test(test_material_scale),
+        cmocka_unit_test(test_trace_agrees_and_lists_every_term),
+        cmocka_unit_test(test_term_table_covers_the_weights),
+        cmocka_unit_test(test_symmetry_openings_and_playouts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
