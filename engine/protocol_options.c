@@ -1,0 +1,222 @@
+#include "protocol_options.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "protocol_output.h"
+#include "search.h"
+
+typedef enum { T_CHECK, T_SPIN, T_COMBO, T_BUTTON, T_STRING } OptionType;
+
+typedef enum {
+    O_USEMILLISEC, O_BATCH, O_DEBUG, O_PONDER, O_USEBOOK, O_USEEGTB, O_BOOKFILES, O_EGTBPATHS, O_EVALAPI,
+    O_HASH, O_THREADS, O_DRAWMOVES, O_IDLE, O_PRUNING, O_KNOWLEDGE, O_RANDOMNESS, O_STYLE, O_PROMOTION,
+    O_DRAWOFFER, O_RESIGN, O_NEWGAME, O_REPETITION, O_MULTIPV, O_OVERHEAD, O_VARIANT, O_NOTATION,
+} OptionId;
+
+enum { ONLY_UCCI = 1, ONLY_UCI = 2, BOTH = 3, HIDDEN = 0 };
+
+typedef struct {
+    OptionId id;
+    const char *ucci_name, *uci_name;
+    int shown; /* in which dialect's option list */
+    OptionType type;
+    int min, max;
+    const char *def;
+    const char *vars; /* combo values, space separated */
+} OptionDef;
+
+enum { HASH_MAX_MB = 32768, THREADS_MAX = 256, MULTIPV_MAX = 64 };
+
+static const char Levels[] = "none small medium large";
+
+static const OptionDef Defs[] = {
+    {O_USEMILLISEC, "usemillisec", "usemillisec", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_BATCH, "batch", "batch", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_DEBUG, "debug", "debug", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_PONDER, "ponder", "Ponder", BOTH, T_CHECK, 0, 0, "false", NULL},
+    {O_USEBOOK, "usebook", "usebook", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_USEEGTB, "useegtb", "useegtb", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_BOOKFILES, "bookfiles", "bookfiles", ONLY_UCCI, T_STRING, 0, 0, "<empty>", NULL},
+    {O_EGTBPATHS, "egtbpaths", "egtbpaths", ONLY_UCCI, T_STRING, 0, 0, "<empty>", NULL},
+    {O_EVALAPI, "evalapi", "evalapi", ONLY_UCCI, T_STRING, 0, 0, "<empty>", NULL},
+    {O_HASH, "hashsize", "Hash", BOTH, T_SPIN, 0, HASH_MAX_MB, "64", NULL},
+    {O_THREADS, "threads", "Threads", BOTH, T_SPIN, 0, THREADS_MAX, "1", NULL},
+    {O_MULTIPV, "multipv", "MultiPV", ONLY_UCI, T_SPIN, 1, MULTIPV_MAX, "1", NULL},
+    {O_NEWGAME, "newgame", "Clear Hash", BOTH, T_BUTTON, 0, 0, NULL, NULL},
+    {O_OVERHEAD, "moveoverhead", "Move Overhead", ONLY_UCI, T_SPIN, 0, 5000, "30", NULL},
+    {O_VARIANT, "UCI_Variant", "UCI_Variant", ONLY_UCI, T_COMBO, 0, 0, "xiangqi", "xiangqi"},
+    {O_NOTATION, "notation", "Notation", ONLY_UCI, T_COMBO, 0, 0, "auto", "auto iccs fairy"},
+    {O_DRAWMOVES, "drawmoves", "DrawPlies", BOTH, T_SPIN, 0, 1000, "120", NULL},
+    {O_IDLE, "idle", "idle", ONLY_UCCI, T_COMBO, 0, 0, "none", Levels},
+    {O_PRUNING, "pruning", "pruning", ONLY_UCCI, T_COMBO, 0, 0, "large", Levels},
+    {O_KNOWLEDGE, "knowledge", "knowledge", ONLY_UCCI, T_COMBO, 0, 0, "large", Levels},
+    {O_RANDOMNESS, "randomness", "randomness", ONLY_UCCI, T_COMBO, 0, 0, "none", Levels},
+    {O_STYLE, "style", "style", ONLY_UCCI, T_COMBO, 0, 0, "normal", "solid normal risky"},
+    {O_PROMOTION, "promotion", "promotion", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_DRAWOFFER, "drawoffer", "drawoffer", ONLY_UCCI, T_CHECK, 0, 0, "true", NULL},
+    {O_RESIGN, "resign", "resign", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_REPETITION, "repetition", "repetition", HIDDEN, T_STRING, 0, 0, "", NULL},
+};
+
+static const char *const TypeNames[] = {"check", "spin", "combo", "button", "string"};
+
+void options_defaults(ProtoSettings *s) {
+    memset(s, 0, sizeof *s);
+    s->verdict.offer_draw = true;
+    s->verdict.resign = false;
+    s->notation = NOTATION_AUTO;
+}
+
+void options_print(Dialect d) {
+    for (size_t i = 0; i < sizeof Defs / sizeof Defs[0]; i++) {
+        const OptionDef *o = &Defs[i];
+        if (!(o->shown & (d == DIALECT_UCCI ? ONLY_UCCI : ONLY_UCI))) continue;
+        char line[256];
+        int n = d == DIALECT_UCCI ? snprintf(line, sizeof line, "option %s type %s", o->ucci_name, TypeNames[o->type])
+                                  : snprintf(line, sizeof line, "option name %s type %s", o->uci_name, TypeNames[o->type]);
+        int min = o->min;
+        if (o->id == O_HASH || o->id == O_THREADS) min = d == DIALECT_UCCI ? 0 : 1;
+        if (o->type == T_SPIN) n += snprintf(line + n, sizeof line - (size_t)n, " min %d max %d", min, o->max);
+        if (o->vars) {
+            char vars[128];
+            strcpy(vars, o->vars);
+            char *save = NULL;
+            for (char *v = strtok_r(vars, " ", &save); v; v = strtok_r(NULL, " ", &save))
+                n += snprintf(line + n, sizeof line - (size_t)n, " var %s", v);
+        }
+        if (o->def) snprintf(line + n, sizeof line - (size_t)n, " default %s", o->def);
+        out_line("%s", line);
+    }
+}
+
+static const OptionDef *find_option(const char *name) {
+    for (size_t i = 0; i < sizeof Defs / sizeof Defs[0]; i++)
+        if (!strcasecmp(name, Defs[i].ucci_name) || !strcasecmp(name, Defs[i].uci_name)) return &Defs[i];
+    return NULL;
+}
+
+static bool parse_bool(const char *v, bool *out) {
+    if (!strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1")) *out = true;
+    else if (!strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcmp(v, "0")) *out = false;
+    else return false;
+    return true;
+}
+
+/* Parse a spin value and clamp it into [lo, hi] with a message. */
+static bool parse_spin(Dialect d, const char *name, const char *v, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end) {
+        out_error(d, "option %s: '%.40s' is not a whole number; unchanged", name, v);
+        return false;
+    }
+    if (errno || x < lo || x > hi) {
+        long c = errno ? (v[0] == '-' ? lo : hi) : (x < lo ? lo : hi);
+        out_message(d, "option %s: %.40s is out of range %ld..%ld; using %ld", name, v, lo, hi, c);
+        x = c;
+    }
+    *out = (long)x;
+    return true;
+}
+
+static bool combo_has(const char *vars, const char *v) {
+    char buf[128];
+    strcpy(buf, vars);
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        if (!strcasecmp(w, v)) return true;
+    return false;
+}
+
+/* Half the machine's memory, in MB: a bigger table would only swap. */
+static long memory_cap_mb(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0) return HASH_MAX_MB;
+    long long mb = (long long)pages / 2 * size / (1024 * 1024);
+    return mb < 1 ? 1 : mb > HASH_MAX_MB ? HASH_MAX_MB : (long)mb;
+}
+
+static void set_hash(Dialect d, long mb) {
+    if (mb == 0) mb = 64; /* UCCI: 0 lets the engine decide */
+    long cap = memory_cap_mb();
+    if (mb > cap) {
+        out_message(d, "hash %ld MB is more than half this machine's memory; using %ld MB", mb, cap);
+        mb = cap;
+    }
+    int old = Options.hash_mb;
+    Options.hash_mb = (int)mb;
+    if (!search_resize_hash((int)mb)) {
+        Options.hash_mb = old;
+        out_error(d, "could not allocate %ld MB for the hash table; keeping %d MB", mb, old);
+    }
+}
+
+OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const char *value, bool has_value) {
+    const OptionDef *o = find_option(name);
+    if (!o) {
+        if (d != DIALECT_UCCI) out_message(d, "unknown option '%.40s' ignored", name);
+        return OPTION_DONE;
+    }
+    if (!strcmp(value, "<empty>")) value = "";
+    bool b = false;
+    long n = 0;
+    if (o->type == T_CHECK && !parse_bool(value, &b)) {
+        out_error(d, "option %s needs true or false, not '%.40s'", name, value);
+        return OPTION_DONE;
+    }
+    if (o->type == T_SPIN) {
+        int min = o->min;
+        if (o->id == O_THREADS || o->id == O_HASH) min = 0;
+        if (!parse_spin(d, name, value, min, o->max, &n)) return OPTION_DONE;
+    }
+    if (o->type == T_COMBO && !combo_has(o->vars, value)) {
+        out_error(d, "option %s: '%.40s' is not one of: %s", name, value, o->vars);
+        return OPTION_DONE;
+    }
+    (void)has_value;
+    switch (o->id) {
+    case O_USEMILLISEC: s->usemillisec = b; break;
+    case O_BATCH: s->batch = b; break;
+    case O_DEBUG: s->debug = b; break;
+    case O_PONDER: s->ponder = b, Options.ponder_enabled = b; break;
+    case O_USEBOOK:
+        s->usebook = b;
+        if (b) out_message(d, "Tuong has no opening book; usebook has no effect");
+        break;
+    case O_USEEGTB:
+        s->useegtb = b;
+        if (b) out_message(d, "Tuong has no endgame tablebases; useegtb has no effect");
+        break;
+    case O_EVALAPI:
+        if (*value) out_message(d, "Tuong has no external evaluation; evalapi ignored");
+        break;
+    case O_BOOKFILES: case O_EGTBPATHS: case O_REPETITION: break;
+    case O_HASH: set_hash(d, n); break;
+    case O_THREADS: Options.threads = n < 1 ? 1 : (int)n; break;
+    case O_MULTIPV: Options.multipv = (int)n; break;
+    case O_OVERHEAD: Options.move_overhead_ms = (int)n; break;
+    case O_DRAWMOVES: Options.draw_plies = (int)n; break;
+    case O_IDLE: case O_PRUNING: case O_KNOWLEDGE: case O_RANDOMNESS: case O_STYLE: break;
+    case O_PROMOTION: s->promotion = b; break;
+    case O_DRAWOFFER: s->verdict.offer_draw = b; break;
+    case O_RESIGN: s->verdict.resign = b; break;
+    case O_VARIANT: s->variant_set = true; break;
+    case O_NOTATION:
+        s->notation = !strcasecmp(value, "iccs") ? NOTATION_ICCS : !strcasecmp(value, "fairy") ? NOTATION_FAIRY : NOTATION_AUTO;
+        break;
+    case O_NEWGAME: return OPTION_NEWGAME;
+    }
+    return OPTION_DONE;
+}
+
+int options_rank_base(const ProtoSettings *s, Dialect d) {
+    if (d == DIALECT_UCCI) return 0;
+    if (s->notation == NOTATION_FAIRY) return 1;
+    if (s->notation == NOTATION_ICCS) return 0;
+    return s->variant_set ? 1 : 0;
+}

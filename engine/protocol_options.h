@@ -1,0 +1,36 @@
+#pragma once
+/*
+ * The options Tuong advertises in each dialect, and setoption. Options of
+ * the search go to the global SearchOptions (search.h); those of the
+ * protocol stay in ProtoSettings. Names match case-insensitively in either
+ * dialect's spelling (`hashsize` and `Hash` alike); unknown options are
+ * ignored (UCCI silently, UCI with a message).
+ */
+#include <stdbool.h>
+
+#include "protocol_parse.h"
+#include "protocol_verdict.h"
+
+/* Move notation of the UCI dialect: ICCS ranks 0..9 (Pikafish) or the
+ * Fairy-Stockfish ranks 1..10; `auto` switches to 1..10 once the GUI sets
+ * UCI_Variant, as Fairy-Stockfish-style tools do. UCCI is always ICCS. */
+typedef enum { NOTATION_AUTO = 0, NOTATION_ICCS, NOTATION_FAIRY } Notation;
+
+typedef struct {
+    bool usemillisec, batch, debug, ponder, usebook, useegtb, promotion;
+    VerdictRules verdict;
+    Notation notation;
+    bool variant_set; /* the GUI set UCI_Variant */
+} ProtoSettings;
+
+/* What the dispatcher must do after setoption. */
+typedef enum { OPTION_DONE = 0, OPTION_NEWGAME } OptionAction;
+
+/* Defaults (also the state after start-up). */
+void options_defaults(ProtoSettings *s);
+/* Print the `option ...` lines of dialect d. */
+void options_print(Dialect d);
+/* Apply one setoption; reports bad values through out_error(). */
+OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const char *value, bool has_value);
+/* Rank base of move text in dialect d: 0 (a0..i9) or 1 (a1..i10). */
+int options_rank_base(const ProtoSettings *s, Dialect d);
