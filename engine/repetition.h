@@ -1,0 +1,55 @@
+#pragma once
+/*
+ * Repetition judgement under the Asian rules (RULES.md, docs/rules.md).
+ *
+ * A repetition cycle is the run of plies between two occurrences of the same
+ * key with the same side to move, with no capture and no null move between
+ * them. For each side the judge asks whether every one of its moves in the
+ * cycle was forbidden:
+ *   - a check, or
+ *   - a chase of one and the same enemy piece (tracked as it moves): the move
+ *     created a threat to capture it legally, it has no legal recapture, it
+ *     cannot take the attacker back, and it is not the king or a pawn still on
+ *     its own side of the river. Kings and pawns never chase.
+ * A side whose every move is forbidden while the other side's are not loses;
+ * otherwise (neither or both forbidden) the repetition is a draw.
+ *
+ * The verdict is from the point of view of the side to move in pos, so the
+ * search can score a repeated node directly. Nothing in pos is modified: the
+ * judge replays the cycle on a per-thread scratch board.
+ */
+#include <stdbool.h>
+
+#include "position.h"
+
+typedef enum {
+    REP_NONE = 0, /* the current position is no repetition */
+    REP_DRAW,     /* a repetition nobody is forced to avoid */
+    REP_WIN,      /* the side to move wins: the opponent checked or chased perpetually */
+    REP_LOSS,     /* the side to move loses: it checked or chased perpetually */
+} RepVerdict;
+
+/* What one side did with every one of its moves of a cycle. */
+typedef enum { REP_IDLE = 0, REP_CHECK = 1, REP_CHASE = 2, REP_CHECK_CHASE = 3 } RepConduct;
+
+typedef struct {
+    RepVerdict verdict;
+    RepConduct conduct[COLOR_NB]; /* per colour: forbidden conduct, or REP_IDLE */
+    int start_ply;                /* history index of the earlier occurrence */
+} RepJudgement;
+
+/* Judge the most recent repetition of the current position (since the last
+ * capture or null move): REP_NONE when the key has not occurred before. */
+RepVerdict rep_judge(const Position *pos);
+
+/* Judge the cycle from history[start_ply] to the current position; the keys
+ * of both must be equal and no capture or null move may lie between. */
+RepJudgement rep_judge_cycle(const Position *pos, int start_ply);
+
+/* How many times the current position has occurred since the last capture
+ * or null move, counting itself (1 = first time); *first_ply receives the
+ * history index of the earliest occurrence when first_ply is not NULL. */
+int rep_count(const Position *pos, int *first_ply);
+
+/* Name of a conduct for messages: "check", "chase", "check and chase", "idle". */
+const char *rep_conduct_name(RepConduct c);
