@@ -68,7 +68,7 @@ static void perpetual_check_by_blocking_with_discovered_checks(void **state) {
      * Red blocks with f3d3, uncovering the cannon f0 over the pawn f5; Black
      * blocks with d6f6 and uncovers the d-file again; Red's d3f3 is quiet;
      * Black's f6d6 checks once more. Black checked with every move. */
-    play("3c1k3/9/9/3r5/5p3/9/5R3/9/9/3K1C3 w - - 0 1", "f3d3 d6f6 d3f3 f6d6");
+    play("3c1k3/9/9/3r5/5P3/9/5R3/9/9/3K1C3 w - - 0 1", "f3d3 d6f6 d3f3 f6d6");
     RepJudgement j = rep_judge_cycle(&Pos, 0);
     assert_int_equal(j.conduct[BLACK], REP_CHECK);
     assert_int_equal(j.conduct[RED], REP_IDLE);
@@ -89,8 +89,8 @@ static void horse_chasing_an_unprotected_chariot_loses(void **state) {
 
 static void cannon_chasing_an_unprotected_chariot_loses(void **state) {
     (void)state;
-    /* The cannon on c6/c7 shoots over the pawns d6/d7 at the chariot on e6/e7. */
-    play("5k3/9/2Cp5/3pr4/9/9/9/9/9/3K5 w - - 0 1", "c7c6 e6e7 c6c7 e7e6");
+    /* The cannon on e2/g2 shoots over the pawns e4/g4 at the chariot on e6/g6. */
+    play("5k3/9/9/4r4/9/4P1P2/9/6C2/9/3K5 w - - 0 1", "g2e2 e6g6 e2g2 g6e6");
     RepJudgement j = rep_judge_cycle(&Pos, 0);
     assert_int_equal(j.conduct[RED], REP_CHASE);
     assert_int_equal(j.conduct[BLACK], REP_IDLE);
