@@ -16,6 +16,9 @@ Step HorseSteps[SQUARE_NB][8];
 uint8_t HorseCount[SQUARE_NB];
 Step HorseAttackers[SQUARE_NB][8];
 uint8_t HorseAttackerCount[SQUARE_NB];
+uint8_t KingTargets[SQUARE_NB][4], KingTargetCount[SQUARE_NB];
+uint8_t AdvisorTargets[SQUARE_NB][4], AdvisorTargetCount[SQUARE_NB];
+uint8_t PawnTargets[COLOR_NB][SQUARE_NB][3], PawnTargetCount[COLOR_NB][SQUARE_NB];
 Bitboard PalaceBB[COLOR_NB];
 Bitboard OwnHalfBB[COLOR_NB];
 
@@ -109,6 +112,11 @@ static void init_pawn(Square s) {
     }
 }
 
+static void bitboard_to_list(Bitboard b, uint8_t *list, uint8_t *count) {
+    *count = 0;
+    while (b) list[(*count)++] = (uint8_t)bb_pop_lsb(&b);
+}
+
 void attacks_init(void) {
     init_lines();
     for (Square s = 0; s < SQUARE_NB; s++) {
@@ -120,9 +128,13 @@ void attacks_init(void) {
         init_horse(s);
         init_pawn(s);
     }
-    for (Square s = 0; s < SQUARE_NB; s++)
+    for (Square s = 0; s < SQUARE_NB; s++) {
         for (Color c = RED; c <= BLACK; c++) {
             Bitboard b = PawnSteps[c][s];
             while (b) PawnAttackers[c][bb_pop_lsb(&b)] |= square_bb(s);
+            bitboard_to_list(PawnSteps[c][s], PawnTargets[c][s], &PawnTargetCount[c][s]);
         }
+        bitboard_to_list(KingSteps[s], KingTargets[s], &KingTargetCount[s]);
+        bitboard_to_list(AdvisorSteps[s], AdvisorTargets[s], &AdvisorTargetCount[s]);
+    }
 }

@@ -42,6 +42,10 @@ extern Step HorseSteps[SQUARE_NB][8];
 extern uint8_t HorseCount[SQUARE_NB];
 extern Step HorseAttackers[SQUARE_NB][8];
 extern uint8_t HorseAttackerCount[SQUARE_NB];
+/* The same king, advisor and pawn steps as lists, for generation. */
+extern uint8_t KingTargets[SQUARE_NB][4], KingTargetCount[SQUARE_NB];
+extern uint8_t AdvisorTargets[SQUARE_NB][4], AdvisorTargetCount[SQUARE_NB];
+extern uint8_t PawnTargets[COLOR_NB][SQUARE_NB][3], PawnTargetCount[COLOR_NB][SQUARE_NB];
 extern Bitboard PalaceBB[COLOR_NB];
 extern Bitboard OwnHalfBB[COLOR_NB];
 

@@ -2,88 +2,163 @@
 
 #include "attacks.h"
 
-static inline void add_targets(MoveList *list, Square from, Bitboard targets) {
-    while (targets) list->moves[list->count++] = make_move(from, bb_pop_lsb(&targets));
+/*
+ * One generator serves captures and quiet moves, pseudo-legal or legal.
+ * `want[piece]` says which occupants of a target point make a move of the
+ * requested kind (only NO_PIECE for quiet moves, the enemy pieces for
+ * captures), so leapers need no bitboard work. Sliders read their ray masks
+ * for the rank and the file directly. Legality is settled per piece: when
+ * the piece stands outside the safety filter and no line of the king can
+ * gain a cannon screen, none of its moves needs a test.
+ */
+typedef struct {
+    const Position *pos;
+    MoveList *list;
+    bool want[PIECE_NB];
+    bool legal;
+    SafetyFilter filter;
+} Gen;
+
+static inline void push(Gen *g, Square from, Square to, bool test_from) {
+    Move m = make_move(from, to);
+    if (g->legal && (test_from || (g->filter.to & square_bb(to))) && !pos_move_is_safe_slow(g->pos, m)) return;
+    g->list->moves[g->list->count++] = m;
 }
 
-static inline void add_steps(MoveList *list, const Position *pos, Square from, const Step *steps, int n,
-                             Bitboard targets) {
+static inline bool needs_test(const Gen *g, Square from) { return g->legal && (g->filter.from & square_bb(from)); }
+
+static inline void push_targets(Gen *g, Square from, const uint8_t *targets, int n) {
+    bool test = needs_test(g, from);
     for (int i = 0; i < n; i++)
-        if (!pos->board[steps[i].block] && (targets & square_bb(steps[i].to)))
-            list->moves[list->count++] = make_move(from, steps[i].to);
+        if (g->want[g->pos->board[targets[i]]]) push(g, from, targets[i], test);
 }
 
-/* Every piece of the side to move, to any point in `targets`; chariots and
- * cannons read their rays from `slide`/`cannon` masks computed per piece. */
-static void generate(const Position *pos, MoveList *list, Bitboard targets, bool captures) {
+static inline void push_steps(Gen *g, Square from, const Step *steps, int n) {
+    bool test = needs_test(g, from);
+    for (int i = 0; i < n; i++)
+        if (!g->pos->board[steps[i].block] && g->want[g->pos->board[steps[i].to]]) push(g, from, steps[i].to, test);
+}
+
+/* Quiet moves of a chariot or cannon: the empty points of both rays. */
+static inline void push_slides(Gen *g, Square from) {
+    int f = file_of(from), r = rank_of(from);
+    bool test = needs_test(g, from);
+    unsigned rank_occ = bb_rank_bits(g->pos->occ, r), file_occ = bb_file_bits(g->pos->occ_t, f);
+    unsigned m = RankSlide[f][rank_occ] & ~rank_occ;
+    while (m) {
+        push(g, from, r * 9 + __builtin_ctz(m), test);
+        m &= m - 1;
+    }
+    m = FileSlide[r][file_occ] & ~file_occ;
+    while (m) {
+        push(g, from, __builtin_ctz(m) * 9 + f, test);
+        m &= m - 1;
+    }
+}
+
+/* Captures of a chariot (cannon = false) or cannon: at most two points per
+ * line can hold a capturable piece. */
+static inline void push_line_captures(Gen *g, Square from, bool cannon) {
+    int f = file_of(from), r = rank_of(from);
+    bool test = needs_test(g, from);
+    unsigned rank_occ = bb_rank_bits(g->pos->occ, r), file_occ = bb_file_bits(g->pos->occ_t, f);
+    unsigned m = (cannon ? RankCannon[f][rank_occ] : RankSlide[f][rank_occ]) & rank_occ;
+    while (m) {
+        Square to = r * 9 + __builtin_ctz(m);
+        if (g->want[g->pos->board[to]]) push(g, from, to, test);
+        m &= m - 1;
+    }
+    m = (cannon ? FileCannon[r][file_occ] : FileSlide[r][file_occ]) & file_occ;
+    while (m) {
+        Square to = __builtin_ctz(m) * 9 + f;
+        if (g->want[g->pos->board[to]]) push(g, from, to, test);
+        m &= m - 1;
+    }
+}
+
+static void generate(Gen *g, bool captures) {
+    const Position *pos = g->pos;
     Color us = pos->side;
-    Bitboard occ = pos->occ, occ_t = pos->occ_t, b;
+    Bitboard b;
 
     b = pos_pieces(pos, us, ROOK);
     while (b) {
         Square s = bb_pop_lsb(&b);
-        add_targets(list, s, rook_attacks(s, occ, occ_t) & targets);
+        if (captures) push_line_captures(g, s, false);
+        else push_slides(g, s);
     }
     b = pos_pieces(pos, us, CANNON);
     while (b) {
         Square s = bb_pop_lsb(&b);
-        Bitboard to = captures ? cannon_attacks(s, occ, occ_t) : rook_attacks(s, occ, occ_t);
-        add_targets(list, s, to & targets);
+        if (captures) push_line_captures(g, s, true);
+        else push_slides(g, s);
     }
     b = pos_pieces(pos, us, HORSE);
     while (b) {
         Square s = bb_pop_lsb(&b);
-        add_steps(list, pos, s, HorseSteps[s], HorseCount[s], targets);
+        push_steps(g, s, HorseSteps[s], HorseCount[s]);
     }
     b = pos_pieces(pos, us, PAWN);
     while (b) {
         Square s = bb_pop_lsb(&b);
-        add_targets(list, s, PawnSteps[us][s] & targets);
+        push_targets(g, s, PawnTargets[us][s], PawnTargetCount[us][s]);
     }
     b = pos_pieces(pos, us, ELEPHANT);
     while (b) {
         Square s = bb_pop_lsb(&b);
-        add_steps(list, pos, s, ElephantSteps[s], ElephantCount[s], targets);
+        push_steps(g, s, ElephantSteps[s], ElephantCount[s]);
     }
     b = pos_pieces(pos, us, ADVISOR);
     while (b) {
         Square s = bb_pop_lsb(&b);
-        add_targets(list, s, AdvisorSteps[s] & targets);
+        push_targets(g, s, AdvisorTargets[s], AdvisorTargetCount[s]);
     }
     Square k = pos->king_sq[us];
-    add_targets(list, k, KingSteps[k] & targets);
+    push_targets(g, k, KingTargets[k], KingTargetCount[k]);
+}
+
+static void gen_init(Gen *g, const Position *pos, MoveList *list, bool legal, bool captures, bool quiets) {
+    g->pos = pos;
+    g->list = list;
+    g->legal = legal;
+    for (Piece p = 0; p < PIECE_NB; p++)
+        g->want[p] = p == NO_PIECE ? quiets : (captures && type_of(p) && color_of(p) != pos->side);
+    if (legal) g->filter = pos_safety_filter(pos);
 }
 
 void gen_pseudo_captures(const Position *pos, MoveList *list) {
-    generate(pos, list, pos->color_bb[!pos->side], true);
+    Gen g;
+    gen_init(&g, pos, list, false, true, false);
+    generate(&g, true);
 }
 
-void gen_pseudo_quiets(const Position *pos, MoveList *list) { generate(pos, list, ~pos->occ, false); }
-
-static void keep_safe(const Position *pos, MoveList *list, int start) {
-    int n = start;
-    for (int i = start; i < list->count; i++)
-        if (pos_move_is_safe(pos, list->moves[i])) list->moves[n++] = list->moves[i];
-    list->count = n;
+void gen_pseudo_quiets(const Position *pos, MoveList *list) {
+    Gen g;
+    gen_init(&g, pos, list, false, false, true);
+    generate(&g, false);
 }
 
 void gen_captures(const Position *pos, MoveList *list) {
+    Gen g;
     list->count = 0;
-    gen_pseudo_captures(pos, list);
-    keep_safe(pos, list, 0);
+    gen_init(&g, pos, list, true, true, false);
+    generate(&g, true);
 }
 
 void gen_quiets(const Position *pos, MoveList *list) {
+    Gen g;
     list->count = 0;
-    gen_pseudo_quiets(pos, list);
-    keep_safe(pos, list, 0);
+    gen_init(&g, pos, list, true, false, true);
+    generate(&g, false);
 }
 
 void gen_legal(const Position *pos, MoveList *list) {
+    Gen g;
     list->count = 0;
-    gen_pseudo_captures(pos, list);
-    gen_pseudo_quiets(pos, list);
-    keep_safe(pos, list, 0);
+    gen_init(&g, pos, list, true, true, false);
+    generate(&g, true);
+    for (Piece p = 0; p < PIECE_NB; p++) g.want[p] = p == NO_PIECE;
+    generate(&g, false);
 }
 
 int gen_count_legal(const Position *pos) {

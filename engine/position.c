@@ -14,6 +14,7 @@ static Bitboard DangerTo[SQUARE_NB];
 /* Points a horse may attack s from, whatever the legs. */
 static Bitboard HorseReach[SQUARE_NB];
 
+
 static void init_danger(void) {
     for (Square k = 0; k < SQUARE_NB; k++) {
         Bitboard lines = rook_attacks(k, 0, 0);
@@ -149,14 +150,69 @@ Bitboard pos_pinned(const Position *pos, Color c) {
 }
 
 bool pos_move_is_safe(const Position *pos, Move m) {
+    Square k = pos->king_sq[pos->side];
+    Square from = move_from(m), to = move_to(m);
+    if (from != k && !pos_in_check(pos) && !(DangerFrom[k] & square_bb(from)) && !(DangerTo[k] & square_bb(to)))
+        return true;
+    return pos_move_is_safe_slow(pos, m);
+}
+
+/* Look along one ray from the king (line points base + i * stride, king at
+ * index k, walking by dir) at its first three pieces: our piece alone in
+ * front of an enemy chariot (or king, on a file) must not leave; our pieces
+ * among the two screens before an enemy cannon (whatever the screens are,
+ * another cannon included) must not leave; the empty
+ * points before an unscreened enemy cannon must not be filled. */
+static void scan_ray(const Position *pos, SafetyFilter *f, unsigned line, int k, int dir, Square base, int stride,
+                     bool is_file) {
+    Color them = (Color)!pos->side;
+    Square p[3];
+    int n = 0;
+    unsigned rest = dir > 0 ? line & ~((2u << k) - 1) : line & ((1u << k) - 1);
+    while (rest && n < 3) {
+        int i = dir > 0 ? __builtin_ctz(rest) : 31 - __builtin_clz(rest);
+        rest &= ~(1u << i);
+        p[n++] = base + stride * i;
+    }
+    if (n == 0) return;
+    Piece q[3] = {pos->board[p[0]], n > 1 ? pos->board[p[1]] : NO_PIECE, n > 2 ? pos->board[p[2]] : NO_PIECE};
+    const Piece cannon = make_piece(them, CANNON), rook = make_piece(them, ROOK), king = make_piece(them, KING);
+    if (q[0] == cannon)
+        for (Square s = base + stride * (k + dir); s != p[0]; s += stride * dir) f->to |= square_bb(s);
+    bool ours0 = color_of(q[0]) != them, ours1 = n > 1 && color_of(q[1]) != them;
+    if (n > 1 && ours0 && (q[1] == rook || (is_file && q[1] == king))) f->from |= square_bb(p[0]);
+    if (n > 2 && q[2] == cannon) {
+        if (ours0) f->from |= square_bb(p[0]);
+        if (ours1) f->from |= square_bb(p[1]);
+    }
+}
+
+SafetyFilter pos_safety_filter(const Position *pos) {
+    Color us = pos->side, them = (Color)!us;
+    Square k = pos->king_sq[us];
+    SafetyFilter f = {~(Bitboard)0, ~(Bitboard)0};
+    if (pos_in_check(pos)) return f;
+    f.from = square_bb(k);
+    f.to = 0;
+    int kf = file_of(k), kr = rank_of(k);
+    unsigned rank = bb_rank_bits(pos->occ, kr), file = bb_file_bits(pos->occ_t, kf);
+    scan_ray(pos, &f, rank, kf, 1, kr * 9, 1, false);
+    scan_ray(pos, &f, rank, kf, -1, kr * 9, 1, false);
+    scan_ray(pos, &f, file, kr, 1, kf, 9, true);
+    scan_ray(pos, &f, file, kr, -1, kf, 9, true);
+    /* Only legs of enemy horses in reach can open. */
+    Bitboard horses = pos->piece_bb[make_piece(them, HORSE)];
+    if (horses & HorseReach[k])
+        for (int i = 0; i < HorseAttackerCount[k]; i++)
+            if (horses & square_bb(HorseAttackers[k][i].to)) f.from |= square_bb(HorseAttackers[k][i].block);
+    return f;
+}
+
+bool pos_move_is_safe_slow(const Position *pos, Move m) {
     Color us = pos->side;
     Square from = move_from(m), to = move_to(m);
     Square k = pos->king_sq[us];
-    if (from == k) {
-        k = to;
-    } else if (!pos_in_check(pos) && !(DangerFrom[k] & square_bb(from)) && !(DangerTo[k] & square_bb(to))) {
-        return true;
-    }
+    if (from == k) k = to;
     Bitboard occ = (pos->occ ^ square_bb(from)) | square_bb(to);
     Bitboard occ_t = (pos->occ_t ^ transposed_bb(from)) | transposed_bb(to);
     return !pos_attacked(pos, k, (Color)!us, occ, occ_t, square_bb(to));

@@ -71,6 +71,19 @@ Bitboard pos_attackers_to(const Position *pos, Square s, Color by);
 Bitboard pos_pinned(const Position *pos, Color c);
 /* Would the side to move's king be safe after pseudo-legal move m? */
 bool pos_move_is_safe(const Position *pos, Move m);
+
+/* Per-position filter for checking many moves at once: a non-king move
+ * whose from-point is not in `from` and whose to-point is not in `to` can
+ * never expose the king (when not in check). Everything else goes through
+ * pos_move_is_safe_slow(). */
+typedef struct {
+    Bitboard from, to;
+} SafetyFilter;
+
+/* The filter for the side to move (all points when in check). */
+SafetyFilter pos_safety_filter(const Position *pos);
+/* The full test, without the shortcut. */
+bool pos_move_is_safe_slow(const Position *pos, Move m);
 /* Is the side to move in check (computed, not read from history)? */
 bool pos_compute_in_check(const Position *pos);
 /* Are the two kings on one file with nothing between them? */
