@@ -19,22 +19,28 @@ typedef struct {
     SafetyFilter filter;
 } Gen;
 
-static inline void push(Gen *g, Square from, Square to, bool test_from) {
+/* test: 0 = legal for sure, 1 = check the to-point against the filter,
+ * 2 = run the full test. */
+static inline void push(Gen *g, Square from, Square to, int test) {
     Move m = make_move(from, to);
-    if (g->legal && (test_from || (g->filter.to & square_bb(to))) && !pos_move_is_safe_slow(g->pos, m)) return;
+    if (test && (test == 2 || (g->filter.to & square_bb(to))) && !pos_move_is_safe_slow(g->pos, m)) return;
     g->list->moves[g->list->count++] = m;
 }
 
-static inline bool needs_test(const Gen *g, Square from) { return g->legal && (g->filter.from & square_bb(from)); }
+static inline int needs_test(const Gen *g, Square from) {
+    if (!g->legal) return 0;
+    if (g->filter.from & square_bb(from)) return 2;
+    return g->filter.to != 0;
+}
 
 static inline void push_targets(Gen *g, Square from, const uint8_t *targets, int n) {
-    bool test = needs_test(g, from);
+    int test = needs_test(g, from);
     for (int i = 0; i < n; i++)
         if (g->want[g->pos->board[targets[i]]]) push(g, from, targets[i], test);
 }
 
 static inline void push_steps(Gen *g, Square from, const Step *steps, int n) {
-    bool test = needs_test(g, from);
+    int test = needs_test(g, from);
     for (int i = 0; i < n; i++)
         if (!g->pos->board[steps[i].block] && g->want[g->pos->board[steps[i].to]]) push(g, from, steps[i].to, test);
 }
@@ -42,7 +48,7 @@ static inline void push_steps(Gen *g, Square from, const Step *steps, int n) {
 /* Quiet moves of a chariot or cannon: the empty points of both rays. */
 static inline void push_slides(Gen *g, Square from) {
     int f = file_of(from), r = rank_of(from);
-    bool test = needs_test(g, from);
+    int test = needs_test(g, from);
     unsigned rank_occ = bb_rank_bits(g->pos->occ, r), file_occ = bb_file_bits(g->pos->occ_t, f);
     unsigned m = RankSlide[f][rank_occ] & ~rank_occ;
     while (m) {
@@ -60,7 +66,7 @@ static inline void push_slides(Gen *g, Square from) {
  * line can hold a capturable piece. */
 static inline void push_line_captures(Gen *g, Square from, bool cannon) {
     int f = file_of(from), r = rank_of(from);
-    bool test = needs_test(g, from);
+    int test = needs_test(g, from);
     unsigned rank_occ = bb_rank_bits(g->pos->occ, r), file_occ = bb_file_bits(g->pos->occ_t, f);
     unsigned m = (cannon ? RankCannon[f][rank_occ] : RankSlide[f][rank_occ]) & rank_occ;
     while (m) {
