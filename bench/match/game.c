@@ -1,0 +1,270 @@
+#include "game.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+#include "repetition.h"
+
+static const char *const ColorName[COLOR_NB] = {"Red", "Black"};
+
+const char *game_result_text(GameResult r) {
+    switch (r) {
+    case RES_RED_WINS: return "1-0";
+    case RES_BLACK_WINS: return "0-1";
+    case RES_DRAW: return "1/2-1/2";
+    default: return "*";
+    }
+}
+
+static GameResult win_for(Color c) { return c == RED ? RES_RED_WINS : RES_BLACK_WINS; }
+
+/* Can either side still give mate? Kings, advisors and elephants alone cannot. */
+static bool has_attackers(const Position *pos, Color c) {
+    return (pos_pieces(pos, c, ROOK) | pos_pieces(pos, c, HORSE) | pos_pieces(pos, c, CANNON) |
+            pos_pieces(pos, c, PAWN)) != 0;
+}
+
+GameResult adjudicate_position(const Position *pos, const AdjudicationRules *rules, char *reason, size_t len) {
+    Color us = pos->side, them = (Color)!us;
+    if (gen_count_legal(pos) == 0) {
+        snprintf(reason, len, "%s is %s", ColorName[us], pos_in_check(pos) ? "checkmated" : "stalemated (no legal move)");
+        return win_for(them);
+    }
+    int first;
+    int count = rep_count(pos, &first);
+    if (rules->repetitions >= 2 && count >= rules->repetitions) {
+        RepJudgement j = rep_judge_cycle(pos, first);
+        if (j.verdict == REP_DRAW) {
+            if (j.conduct[RED] != REP_IDLE)
+                snprintf(reason, len, "repetition: both sides forbidden (Red %s, Black %s)", rep_conduct_name(j.conduct[RED]),
+                         rep_conduct_name(j.conduct[BLACK]));
+            else
+                snprintf(reason, len, "repetition (%d times) with neither side forcing it", count);
+            return RES_DRAW;
+        }
+        Color loser = j.verdict == REP_LOSS ? us : them;
+        snprintf(reason, len, "perpetual %s by %s", rep_conduct_name(j.conduct[loser]), ColorName[loser]);
+        return win_for((Color)!loser);
+    }
+    if (!has_attackers(pos, RED) && !has_attackers(pos, BLACK)) {
+        snprintf(reason, len, "insufficient material");
+        return RES_DRAW;
+    }
+    if (rules->nocapture_plies > 0 && pos_state(pos)->rule60 >= rules->nocapture_plies) {
+        snprintf(reason, len, "no capture in %d plies", rules->nocapture_plies);
+        return RES_DRAW;
+    }
+    if ((rules->max_plies > 0 && pos->game_ply >= rules->max_plies) || pos->game_ply >= GAME_MAX_PLIES) {
+        snprintf(reason, len, "game length limit (%d plies)", pos->game_ply);
+        return RES_DRAW;
+    }
+    return RES_NONE;
+}
+
+/* Append " m1 m2 ..." for history plies from..to in the engine's ranks. */
+static void append_moves(char *buf, size_t size, const Position *pos, int from, int to, int rank_base) {
+    size_t n = strlen(buf);
+    if (from > to) return;
+    n += (size_t)snprintf(buf + n, size - n, " moves");
+    for (int i = from; i <= to && n + 8 < size; i++) {
+        char t[MOVE_TEXT_MAX];
+        n += (size_t)snprintf(buf + n, size - n, " %s", move_to_text(pos->history[i].move, rank_base, t));
+    }
+}
+
+/* A time in the engine's unit (UCCI seconds unless milliseconds were agreed). */
+static long long in_unit(const Engine *e, int64_t ms) {
+    if (ms < 0) ms = 0;
+    return e->millis ? (long long)ms : (long long)(ms / 1000);
+}
+
+static void build_go(char *buf, size_t size, const Engine *e, const TimeControl *tc, const int64_t clock[COLOR_NB],
+                     const int moves_made[COLOR_NB], Color us, bool draw_offered) {
+    bool ucci = e->cfg->proto == PROTO_UCCI;
+    int n = snprintf(buf, size, "go%s", ucci && draw_offered ? " draw" : "");
+    if (tc->depth > 0) {
+        snprintf(buf + n, size - (size_t)n, " depth %d", tc->depth);
+    } else if (tc->nodes > 0) {
+        snprintf(buf + n, size - (size_t)n, " nodes %lld", (long long)tc->nodes);
+    } else if (tc->movetime_ms > 0) {
+        if (ucci) snprintf(buf + n, size - (size_t)n, " time %lld movestogo 1", in_unit(e, tc->movetime_ms));
+        else snprintf(buf + n, size - (size_t)n, " movetime %lld", (long long)tc->movetime_ms);
+    } else {
+        Color them = (Color)!us;
+        int mpp = tc->moves_per_period;
+        int togo_us = mpp ? mpp - moves_made[us] % mpp : 0, togo_them = mpp ? mpp - moves_made[them] % mpp : 0;
+        if (ucci) {
+            n += snprintf(buf + n, size - (size_t)n, " time %lld", in_unit(e, clock[us]));
+            if (mpp) n += snprintf(buf + n, size - (size_t)n, " movestogo %d", togo_us);
+            else n += snprintf(buf + n, size - (size_t)n, " increment %lld", in_unit(e, tc->inc_ms));
+            n += snprintf(buf + n, size - (size_t)n, " opptime %lld", in_unit(e, clock[them]));
+            if (mpp) snprintf(buf + n, size - (size_t)n, " oppmovestogo %d", togo_them);
+            else snprintf(buf + n, size - (size_t)n, " oppincrement %lld", in_unit(e, tc->inc_ms));
+        } else {
+            n += snprintf(buf + n, size - (size_t)n, " wtime %lld btime %lld winc %lld binc %lld",
+                          (long long)clock[RED], (long long)clock[BLACK], (long long)tc->inc_ms, (long long)tc->inc_ms);
+            if (mpp) snprintf(buf + n, size - (size_t)n, " movestogo %d", togo_us);
+        }
+    }
+}
+
+typedef struct {
+    int draw_run[COLOR_NB], lose_run[COLOR_NB], win_run[COLOR_NB];
+} ScoreRuns;
+
+/* Score adjudication after side us reported score; RES_NONE to go on. */
+static GameResult adjudicate_score(ScoreRuns *r, const AdjudicationRules *rules, const GoResult *g, Color us,
+                                   int fullmove, char *reason, size_t len) {
+    Color them = (Color)!us;
+    if (!g->has_score) {
+        r->draw_run[us] = r->lose_run[us] = r->win_run[us] = 0;
+        return RES_NONE;
+    }
+    int s = g->score;
+    r->draw_run[us] = fullmove >= rules->draw_from && abs(s) <= rules->draw_score ? r->draw_run[us] + 1 : 0;
+    r->lose_run[us] = s <= -rules->resign_score ? r->lose_run[us] + 1 : 0;
+    r->win_run[us] = s >= rules->resign_score ? r->win_run[us] + 1 : 0;
+    if (rules->draw_count > 0 && r->draw_run[us] >= rules->draw_count && r->draw_run[them] >= rules->draw_count) {
+        snprintf(reason, len, "adjudicated draw: both scores within %d for %d moves", rules->draw_score, rules->draw_count);
+        return RES_DRAW;
+    }
+    if (rules->resign_count > 0 && r->lose_run[us] >= rules->resign_count && r->win_run[them] >= rules->resign_count) {
+        snprintf(reason, len, "adjudicated: %s's score at or below -%d for %d moves", ColorName[us], rules->resign_score,
+                 rules->resign_count);
+        return win_for(them);
+    }
+    return RES_NONE;
+}
+
+void game_play(Engine *engines[COLOR_NB], const char *fen, const TimeControl *tc, const AdjudicationRules *rules,
+               GameRecord *rec) {
+    Position *pos = malloc(sizeof *pos);
+    size_t cmd_size = 16 + FEN_MAX + (size_t)GAME_MAX_PLIES * 7;
+    char *position_cmd = malloc(cmd_size);
+    if (!pos || !position_cmd) abort();
+    char err[200];
+    memset(rec->engine_failed, 0, sizeof rec->engine_failed);
+    rec->ply_count = 0;
+    rec->result = RES_NONE;
+    rec->reason[0] = '\0';
+    if (!fen_parse(pos, fen, err, sizeof err)) {
+        rec->result = RES_DRAW;
+        snprintf(rec->reason, sizeof rec->reason, "bad opening: %s", err);
+        free(pos);
+        free(position_cmd);
+        return;
+    }
+    fen_write(pos, rec->start_fen);
+    char capture_fen[FEN_MAX];
+    snprintf(capture_fen, sizeof capture_fen, "%s", rec->start_fen);
+    int capture_ply = 0;
+    bool clocked = tc->depth <= 0 && tc->nodes <= 0 && tc->movetime_ms <= 0;
+    int64_t clock[COLOR_NB] = {tc->base_ms, tc->base_ms};
+    int moves_made[COLOR_NB] = {0, 0};
+    bool offer[COLOR_NB] = {false, false}; /* offer[c]: c offered a draw with its last move */
+    ScoreRuns runs = {0};
+
+    for (;;) {
+        GameResult r = adjudicate_position(pos, rules, rec->reason, sizeof rec->reason);
+        if (r != RES_NONE) {
+            rec->result = r;
+            break;
+        }
+        Color us = pos->side, them = (Color)!us;
+        Engine *e = engines[us];
+        const char *name = e->cfg->name;
+        bool ucci = e->cfg->proto == PROTO_UCCI;
+        snprintf(position_cmd, cmd_size, "position fen %s", ucci ? capture_fen : rec->start_fen);
+        append_moves(position_cmd, cmd_size, pos, ucci ? capture_ply + 1 : 1, pos->game_ply, e->cfg->rank_base);
+        char go_cmd[256];
+        bool offered_to_us = rules->draw_offers && offer[them];
+        build_go(go_cmd, sizeof go_cmd, e, tc, clock, moves_made, us, offered_to_us);
+        int64_t timeout = clocked ? clock[us] + tc->margin_ms
+                          : tc->movetime_ms > 0 ? tc->movetime_ms + tc->margin_ms
+                                                : tc->move_timeout_ms;
+        GoResult g = engine_go(e, position_cmd, go_cmd, timeout);
+        if (g.status == GO_TIMEOUT) {
+            rec->engine_failed[us] = true;
+            rec->result = win_for(them);
+            snprintf(rec->reason, sizeof rec->reason, "%s (%s) forfeits on time: no move in %lld ms", ColorName[us], name,
+                     (long long)g.elapsed_ms);
+            break;
+        }
+        if (g.status == GO_EOF) {
+            rec->engine_failed[us] = true;
+            rec->result = win_for(them);
+            snprintf(rec->reason, sizeof rec->reason, "%s (%s) crashed: %s", ColorName[us], name,
+                     e->status[0] ? e->status : "the engine closed its output");
+            break;
+        }
+        if (clocked) {
+            clock[us] -= g.elapsed_ms;
+            if (clock[us] + tc->margin_ms < 0) {
+                rec->result = win_for(them);
+                snprintf(rec->reason, sizeof rec->reason, "%s (%s) forfeits on time", ColorName[us], name);
+                break;
+            }
+            if (clock[us] < 0) clock[us] = 0;
+            clock[us] += tc->inc_ms;
+            moves_made[us]++;
+            if (tc->moves_per_period && moves_made[us] % tc->moves_per_period == 0) clock[us] += tc->base_ms;
+        } else if (tc->movetime_ms > 0 && g.elapsed_ms > tc->movetime_ms + tc->margin_ms) {
+            rec->result = win_for(them);
+            snprintf(rec->reason, sizeof rec->reason, "%s (%s) forfeits on time: %lld ms for a %lld ms move", ColorName[us],
+                     name, (long long)g.elapsed_ms, (long long)tc->movetime_ms);
+            break;
+        }
+        if (offered_to_us && g.draw) {
+            rec->result = RES_DRAW;
+            snprintf(rec->reason, sizeof rec->reason, "draw by agreement");
+            break;
+        }
+        if (g.resign) {
+            rec->result = win_for(them);
+            snprintf(rec->reason, sizeof rec->reason, "%s (%s) resigns", ColorName[us], name);
+            break;
+        }
+        if (!g.move[0] && rep_count(pos, NULL) >= 2) {
+            /* ElephantEye answers nobestmove in a position that repeats: it
+             * claims the repetition, so judge it now instead of at the Nth. */
+            AdjudicationRules claim = *rules;
+            claim.repetitions = 2;
+            char why[300];
+            rec->result = adjudicate_position(pos, &claim, why, sizeof why);
+            snprintf(rec->reason, sizeof rec->reason, "%s, claimed by %s (%s)", why, ColorName[us], name);
+            break;
+        }
+        if (!g.move[0]) {
+            rec->result = win_for(them);
+            snprintf(rec->reason, sizeof rec->reason, "%s (%s) gave no move in a position with legal moves", ColorName[us],
+                     name);
+            break;
+        }
+        Move m = move_parse_legal(pos, g.move, e->cfg->rank_base, err, sizeof err);
+        if (m == MOVE_NONE) {
+            rec->result = win_for(them);
+            snprintf(rec->reason, sizeof rec->reason, "%s (%s) played an %s", ColorName[us], name, err);
+            break;
+        }
+        if (g.has_score) snprintf(rec->comments[rec->ply_count], 32, "%+d/%d %.2fs", g.score, g.depth, g.elapsed_ms / 1000.0);
+        else snprintf(rec->comments[rec->ply_count], 32, "%.2fs", g.elapsed_ms / 1000.0);
+        rec->moves[rec->ply_count++] = m;
+        pos_make_move(pos, m);
+        if (pos_state(pos)->captured) {
+            fen_write(pos, capture_fen);
+            capture_ply = pos->game_ply;
+        }
+        offer[us] = rules->draw_offers && g.draw;
+        offer[them] = false;
+        r = adjudicate_score(&runs, rules, &g, us, pos->game_ply / 2 + 1, rec->reason, sizeof rec->reason);
+        if (r != RES_NONE) {
+            rec->result = r;
+            break;
+        }
+    }
+    free(pos);
+    free(position_cmd);
+}

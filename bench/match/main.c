@@ -1,0 +1,474 @@
+/* tuong-match: engine-vs-engine games under the Asian rules, with Elo and
+ * SPRT. Usage and every option: `tuong-match --help` and docs/matches.md. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "game.h"
+#include "openings.h"
+#include "pgn.h"
+#include "stats.h"
+
+enum { MAX_ENGINES = 16, MAX_WORKERS = 64 };
+
+static const char Usage[] =
+    "usage: tuong-match -engine name=A cmd=PATH [proto=ucci|uci] [ranks=0|1] [timeunit=auto|ms|s]\n"
+    "                           [dir=D] [variant=0|1] [option.NAME=VALUE ...]\n"
+    "                   -engine name=B cmd=... [-engine ...] [options]\n"
+    "  -each KEY=VALUE ...     settings applied to every engine (before its own)\n"
+    "  -openings FILE          EPD/FEN positions, each played twice with colours swapped\n"
+    "  -order sequential|random  opening order (default sequential); -seed N for random\n"
+    "  -games N                games per pairing (default 2; rounded up to an even number)\n"
+    "  -tc [MOVES/]BASE[+INC]  clock in seconds, e.g. 10+0.1 or 40/60 (default 10+0.1)\n"
+    "  -st SECONDS             fixed time per move\n"
+    "  -depth N | -nodes N     fixed depth / node count per move\n"
+    "  -concurrency N          games at once (default: number of cores)\n"
+    "  -repeat N               adjudicate a repetition at its Nth occurrence (default 3)\n"
+    "  -nocapture PLIES        draw after PLIES without capture (default 120, 0 = off)\n"
+    "  -maxplies N             draw after N plies in all (default 0 = off)\n"
+    "  -draw movenumber=N movecount=M score=S   adjudicate a draw on scores\n"
+    "  -resign movecount=M score=S              adjudicate a loss on scores\n"
+    "  -drawoffers             honour 'bestmove ... draw' and send 'go draw' (UCCI)\n"
+    "  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   stop when the SPRT decides\n"
+    "  -pgnout FILE            append games as PGN\n"
+    "  -log FILE               transcript of every engine's input and output\n"
+    "  -timemargin MS          grace before a time forfeit (default 200)\n"
+    "  -movetimeout MS         answer limit for depth/nodes searches (default 60000)\n"
+    "  -handshake MS           limit for ucci/uci and isready answers (default 10000)\n"
+    "  -quiet                  no per-game lines\n";
+
+typedef struct {
+    EngineConfig engines[MAX_ENGINES];
+    int engine_count;
+    OpeningBook book;
+    int games_per_pair;
+    TimeControl tc;
+    AdjudicationRules rules;
+    int concurrency;
+    bool sprt_on;
+    SprtParams sprt;
+    char pgn_path[1024], log_path[1024];
+    int handshake_ms;
+    bool quiet;
+    char tc_text[64];
+} Config;
+
+typedef struct {
+    int a, b; /* engine indices; scores are from a's point of view */
+    Score3 score;
+} Pairing;
+
+/* Shared tournament state, guarded by Lock. */
+static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+static Config Cfg;
+static Pairing Pairs[MAX_ENGINES * (MAX_ENGINES - 1) / 2];
+static int PairCount, TotalGames, NextGame, GamesDone;
+static bool Stop;
+static char Fatal[512];
+static FILE *PgnFile, *LogFile;
+static int ReasonCount;
+static struct {
+    char text[64];
+    int n;
+} Reasons[64];
+
+static void die(const char *fmt, const char *arg) {
+    fprintf(stderr, "tuong-match: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n");
+    exit(2);
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *s, double lo, double hi, double *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+/* "[MOVES/]BASE[+INC]" in seconds. */
+static bool parse_tc(const char *s, TimeControl *tc) {
+    int moves = 0;
+    double base, inc = 0;
+    const char *slash = strchr(s, '/');
+    if (slash) {
+        char head[32];
+        snprintf(head, sizeof head, "%.*s", (int)(slash - s), s);
+        long m;
+        if (!parse_long(head, 1, 1000, &m)) return false;
+        moves = (int)m;
+        s = slash + 1;
+    }
+    char body[64];
+    snprintf(body, sizeof body, "%s", s);
+    char *plus = strchr(body, '+');
+    if (plus) {
+        *plus = '\0';
+        if (!parse_double(plus + 1, 0, 86400, &inc)) return false;
+    }
+    if (!parse_double(body, 0.001, 86400 * 10, &base)) return false;
+    tc->moves_per_period = moves;
+    tc->base_ms = (int64_t)(base * 1000 + 0.5);
+    tc->inc_ms = (int64_t)(inc * 1000 + 0.5);
+    return true;
+}
+
+/* Collect the key=value words after an option until the next -option. */
+static int collect(int argc, char **argv, int i, char **words, int max) {
+    int n = 0;
+    while (i < argc && argv[i][0] != '-' && n < max) words[n++] = argv[i++];
+    return n;
+}
+
+static void parse_kv_int(const char *word, const char *key, long lo, long hi, int *out, bool *matched) {
+    size_t k = strlen(key);
+    if (strncmp(word, key, k) || word[k] != '=') return;
+    long v;
+    if (!parse_long(word + k + 1, lo, hi, &v)) die("bad value in '%s'", word);
+    *out = (int)v;
+    *matched = true;
+}
+
+static void parse_args(int argc, char **argv) {
+    Config *c = &Cfg;
+    char err[256];
+    char *each[64];
+    int each_count = 0;
+    const char *openings = NULL, *order = "sequential";
+    uint64_t seed = 1;
+    c->games_per_pair = 2;
+    parse_tc("10+0.1", &c->tc);
+    snprintf(c->tc_text, sizeof c->tc_text, "10+0.1");
+    c->tc.margin_ms = 200;
+    c->tc.move_timeout_ms = 60000;
+    c->rules.repetitions = 3;
+    c->rules.nocapture_plies = 120;
+    c->concurrency = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    c->handshake_ms = 10000;
+    c->sprt = (SprtParams){0, 5, 0.05, 0.05};
+    /* -each may come after the engines, so engines are applied at the end. */
+    int engine_start[MAX_ENGINES], engine_words[MAX_ENGINES];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *words[64];
+        int n = collect(argc, argv, i + 1, words, 64);
+        const char *v = n ? words[0] : NULL;
+#define NEED_VALUE() \
+    if (!v) die("%s needs a value", a)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
+            fputs(Usage, stdout);
+            exit(0);
+        } else if (!strcmp(a, "-engine")) {
+            if (c->engine_count == MAX_ENGINES) die("too many engines (at most %s)", "16");
+            engine_start[c->engine_count] = i + 1;
+            engine_words[c->engine_count++] = n;
+        } else if (!strcmp(a, "-each")) {
+            for (int k = 0; k < n && each_count < 64; k++) each[each_count++] = words[k];
+        } else if (!strcmp(a, "-openings")) {
+            NEED_VALUE();
+            openings = v;
+        } else if (!strcmp(a, "-order")) {
+            NEED_VALUE();
+            if (strcmp(v, "sequential") && strcmp(v, "random")) die("-order is sequential or random, not '%s'", v);
+            order = v;
+        } else if (!strcmp(a, "-seed")) {
+            NEED_VALUE();
+            seed = strtoull(v, NULL, 10);
+        } else if (!strcmp(a, "-games")) {
+            long g;
+            if (!v || !parse_long(v, 1, 100000000, &g)) die("-games needs a positive number%s", "");
+            c->games_per_pair = (int)((g + 1) / 2 * 2);
+        } else if (!strcmp(a, "-tc")) {
+            NEED_VALUE();
+            if (!parse_tc(v, &c->tc)) die("bad time control '%s' (want [MOVES/]BASE[+INC] in seconds)", v);
+            snprintf(c->tc_text, sizeof c->tc_text, "%s", v);
+        } else if (!strcmp(a, "-st")) {
+            double st;
+            if (!v || !parse_double(v, 0.001, 86400, &st)) die("-st needs seconds per move%s", "");
+            c->tc.movetime_ms = (int64_t)(st * 1000 + 0.5);
+            snprintf(c->tc_text, sizeof c->tc_text, "%s/move", v);
+        } else if (!strcmp(a, "-depth")) {
+            long d;
+            if (!v || !parse_long(v, 1, 200, &d)) die("-depth needs 1..200%s", "");
+            c->tc.depth = (int)d;
+            snprintf(c->tc_text, sizeof c->tc_text, "depth %ld", d);
+        } else if (!strcmp(a, "-nodes")) {
+            long nd;
+            if (!v || !parse_long(v, 1, 2000000000L, &nd)) die("-nodes needs a positive count%s", "");
+            c->tc.nodes = nd;
+            snprintf(c->tc_text, sizeof c->tc_text, "nodes %ld", nd);
+        } else if (!strcmp(a, "-concurrency")) {
+            long k;
+            if (!v || !parse_long(v, 1, MAX_WORKERS, &k)) die("-concurrency needs 1..64%s", "");
+            c->concurrency = (int)k;
+        } else if (!strcmp(a, "-repeat")) {
+            long k;
+            if (!v || !parse_long(v, 2, 100, &k)) die("-repeat needs 2..100%s", "");
+            c->rules.repetitions = (int)k;
+        } else if (!strcmp(a, "-nocapture")) {
+            long k;
+            if (!v || !parse_long(v, 0, 4000, &k)) die("-nocapture needs 0..4000 plies%s", "");
+            c->rules.nocapture_plies = (int)k;
+        } else if (!strcmp(a, "-maxplies")) {
+            long k;
+            if (!v || !parse_long(v, 0, GAME_MAX_PLIES, &k)) die("-maxplies needs 0..4095%s", "");
+            c->rules.max_plies = (int)k;
+        } else if (!strcmp(a, "-drawoffers")) {
+            c->rules.draw_offers = true;
+        } else if (!strcmp(a, "-draw") || !strcmp(a, "-resign")) {
+            bool draw = !strcmp(a, "-draw");
+            for (int k = 0; k < n; k++) {
+                bool m = false;
+                if (draw) {
+                    parse_kv_int(words[k], "movenumber", 0, 10000, &c->rules.draw_from, &m);
+                    parse_kv_int(words[k], "movecount", 1, 10000, &c->rules.draw_count, &m);
+                    parse_kv_int(words[k], "score", 0, 100000, &c->rules.draw_score, &m);
+                } else {
+                    parse_kv_int(words[k], "movecount", 1, 10000, &c->rules.resign_count, &m);
+                    parse_kv_int(words[k], "score", 1, 100000, &c->rules.resign_score, &m);
+                }
+                if (!m) die("unknown adjudication setting '%s'", words[k]);
+            }
+            if (draw && !c->rules.draw_count) die("-draw needs movecount=M%s", "");
+            if (!draw && (!c->rules.resign_count || !c->rules.resign_score)) die("-resign needs movecount=M score=S%s", "");
+        } else if (!strcmp(a, "-sprt")) {
+            c->sprt_on = true;
+            for (int k = 0; k < n; k++) {
+                const char *w = words[k];
+                double *dst = !strncmp(w, "elo0=", 5) ? &c->sprt.elo0 : !strncmp(w, "elo1=", 5) ? &c->sprt.elo1
+                              : !strncmp(w, "alpha=", 6) ? &c->sprt.alpha : !strncmp(w, "beta=", 5) ? &c->sprt.beta : NULL;
+                if (!dst || !parse_double(strchr(w, '=') + 1, -1000, 1000, dst)) die("bad SPRT setting '%s'", w);
+            }
+            if (c->sprt.alpha <= 0 || c->sprt.alpha >= 0.5 || c->sprt.beta <= 0 || c->sprt.beta >= 0.5)
+                die("SPRT alpha and beta must lie in (0, 0.5)%s", "");
+            if (c->sprt.elo1 <= c->sprt.elo0) die("SPRT needs elo1 > elo0%s", "");
+        } else if (!strcmp(a, "-pgnout")) {
+            NEED_VALUE();
+            snprintf(c->pgn_path, sizeof c->pgn_path, "%s", v);
+        } else if (!strcmp(a, "-log")) {
+            NEED_VALUE();
+            snprintf(c->log_path, sizeof c->log_path, "%s", v);
+        } else if (!strcmp(a, "-timemargin") || !strcmp(a, "-movetimeout") || !strcmp(a, "-handshake")) {
+            long k;
+            if (!v || !parse_long(v, 0, 3600000, &k)) die("%s needs milliseconds", a);
+            if (a[1] == 't') c->tc.margin_ms = k;
+            else if (a[1] == 'm') c->tc.move_timeout_ms = k;
+            else c->handshake_ms = (int)k;
+        } else if (!strcmp(a, "-quiet")) {
+            c->quiet = true;
+        } else {
+            fprintf(stderr, "tuong-match: error: unknown option '%s'\n%s", a, Usage);
+            exit(2);
+        }
+#undef NEED_VALUE
+        i += n;
+    }
+    if (c->engine_count < 2) {
+        fprintf(stderr, "tuong-match: error: give at least two -engine specifications\n%s", Usage);
+        exit(2);
+    }
+    for (int e = 0; e < c->engine_count; e++) {
+        EngineConfig *ec = &c->engines[e];
+        ec->send_variant = true;
+        snprintf(ec->name, sizeof ec->name, "engine%d", e + 1);
+        for (int k = 0; k < each_count; k++)
+            if (!engine_config_set(ec, each[k], err, sizeof err)) die("%s", err);
+        for (int k = 0; k < engine_words[e]; k++)
+            if (!engine_config_set(ec, argv[engine_start[e] + k], err, sizeof err)) die("%s", err);
+        if (!ec->cmd[0]) die("engine '%s' has no cmd=", ec->name);
+    }
+    if (openings) {
+        if (!openings_load(&c->book, openings, err, sizeof err)) die("%s", err);
+        if (!strcmp(order, "random")) openings_shuffle(&c->book, seed);
+    } else {
+        openings_startpos(&c->book);
+    }
+}
+
+static void tally_reason(const char *reason) {
+    /* Group by the reason's wording without engine names and numbers. */
+    char key[64];
+    size_t n = 0;
+    int depth = 0;
+    for (const char *p = reason; *p && n < sizeof key - 1; p++) {
+        if (*p == '(') depth++;
+        else if (*p == ')') depth--;
+        else if (!depth) key[n++] = *p >= '0' && *p <= '9' ? '#' : *p;
+    }
+    key[n] = '\0';
+    for (int i = 0; i < ReasonCount; i++)
+        if (!strcmp(Reasons[i].text, key)) {
+            Reasons[i].n++;
+            return;
+        }
+    if (ReasonCount < 64) {
+        snprintf(Reasons[ReasonCount].text, sizeof Reasons[0].text, "%s", key);
+        Reasons[ReasonCount++].n = 1;
+    }
+}
+
+static void print_pair_line(FILE *out, const Pairing *p) {
+    Score3 s = p->score;
+    fprintf(out, "%s vs %s: +%d =%d -%d, Elo %+.1f +/- %.1f", Cfg.engines[p->a].name, Cfg.engines[p->b].name, s.wins,
+            s.draws, s.losses, stats_elo(s), stats_elo_error(s));
+    if (Cfg.sprt_on && PairCount == 1)
+        fprintf(out, ", LLR %.2f [%.2f, %.2f]", stats_llr(s, Cfg.sprt), stats_llr_lower(Cfg.sprt),
+                stats_llr_upper(Cfg.sprt));
+}
+
+/* Record a finished game; called with Lock held. */
+static void record_game(int game, int pair, bool a_is_red, const GameRecord *rec) {
+    Pairing *p = &Pairs[pair];
+    const char *red = Cfg.engines[a_is_red ? p->a : p->b].name, *black = Cfg.engines[a_is_red ? p->b : p->a].name;
+    GameResult r = rec->result;
+    if (r == RES_DRAW) p->score.draws++;
+    else if ((r == RES_RED_WINS) == a_is_red) p->score.wins++;
+    else p->score.losses++;
+    GamesDone++;
+    tally_reason(rec->reason);
+    if (PgnFile) {
+        PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1};
+        pgn_write(PgnFile, rec, &tags);
+        fflush(PgnFile);
+    }
+    if (!Cfg.quiet) {
+        printf("Game %d/%d %s vs %s: %s {%s}, %d plies; ", GamesDone, TotalGames, red, black,
+               game_result_text(rec->result), rec->reason, rec->ply_count);
+        print_pair_line(stdout, p);
+        printf("\n");
+        fflush(stdout);
+    }
+    if (Cfg.sprt_on && PairCount == 1 && stats_sprt(p->score, Cfg.sprt) != SPRT_CONTINUE) Stop = true;
+}
+
+static void *worker(void *arg) {
+    (void)arg;
+    Engine *slots[MAX_ENGINES] = {0};
+    GameRecord *rec = malloc(sizeof *rec);
+    if (!rec) abort();
+    char err[512];
+    for (;;) {
+        pthread_mutex_lock(&Lock);
+        int game = (Stop || NextGame >= TotalGames) ? -1 : NextGame++;
+        pthread_mutex_unlock(&Lock);
+        if (game < 0) break;
+        int round = game / (2 * PairCount), pair = (game % (2 * PairCount)) / 2;
+        bool a_is_red = game % 2 == 0;
+        const char *fen = Cfg.book.fens[round % Cfg.book.count];
+        Pairing *p = &Pairs[pair];
+        int idx[COLOR_NB] = {a_is_red ? p->a : p->b, a_is_red ? p->b : p->a};
+        Engine *players[COLOR_NB];
+        bool ok = true;
+        for (int c = 0; c < COLOR_NB && ok; c++) {
+            Engine **slot = &slots[idx[c]];
+            if (*slot && (*slot)->dead) {
+                engine_stop(*slot);
+                free(*slot);
+                *slot = NULL;
+            }
+            if (!*slot) {
+                *slot = malloc(sizeof **slot);
+                if (!*slot || !engine_start(*slot, &Cfg.engines[idx[c]], Cfg.handshake_ms, LogFile, err, sizeof err)) {
+                    pthread_mutex_lock(&Lock);
+                    if (!Fatal[0]) snprintf(Fatal, sizeof Fatal, "%s", err);
+                    Stop = true;
+                    pthread_mutex_unlock(&Lock);
+                    free(*slot);
+                    *slot = NULL;
+                    ok = false;
+                    break;
+                }
+            }
+            players[c] = *slot;
+            if (!engine_new_game(*slot, Cfg.handshake_ms)) (*slot)->dead = true;
+        }
+        if (!ok) break;
+        game_play(players, fen, &Cfg.tc, &Cfg.rules, rec);
+        for (int c = 0; c < COLOR_NB; c++)
+            if (rec->engine_failed[c]) players[c]->dead = true; /* restart it for the next game */
+        pthread_mutex_lock(&Lock);
+        record_game(game, pair, a_is_red, rec);
+        pthread_mutex_unlock(&Lock);
+    }
+    for (int i = 0; i < MAX_ENGINES; i++) {
+        if (slots[i]) {
+            engine_stop(slots[i]);
+            free(slots[i]);
+        }
+    }
+    free(rec);
+    return NULL;
+}
+
+static void final_report(void) {
+    printf("\n=== %d games, %s ===\n", GamesDone, Cfg.tc_text);
+    for (int i = 0; i < PairCount; i++) {
+        const Pairing *p = &Pairs[i];
+        Score3 s = p->score;
+        printf("%s vs %s: games %d, +%d =%d -%d, score %.1f%%\n", Cfg.engines[p->a].name, Cfg.engines[p->b].name,
+               stats_games(s), s.wins, s.draws, s.losses, 100 * stats_score(s));
+        printf("  Elo difference %+.1f +/- %.1f (95%%), LOS %.1f%%, draw ratio %.1f%%\n", stats_elo(s),
+               stats_elo_error(s), 100 * stats_los(s), 100 * stats_draw_ratio(s));
+    }
+    if (Cfg.sprt_on && PairCount == 1) {
+        Score3 s = Pairs[0].score;
+        SprtState st = stats_sprt(s, Cfg.sprt);
+        printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f [%.3f, %.3f] -> %s\n", Cfg.sprt.elo0, Cfg.sprt.elo1,
+               Cfg.sprt.alpha, Cfg.sprt.beta, stats_llr(s, Cfg.sprt), stats_llr_lower(Cfg.sprt),
+               stats_llr_upper(Cfg.sprt),
+               st == SPRT_H1 ? "H1 accepted" : st == SPRT_H0 ? "H0 accepted" : "undecided");
+    }
+    printf("Results by reason:\n");
+    for (int i = 0; i < ReasonCount; i++) printf("  %4d  %s\n", Reasons[i].n, Reasons[i].text);
+}
+
+int main(int argc, char **argv) {
+    signal(SIGPIPE, SIG_IGN);
+    engine_init();
+    parse_args(argc, argv);
+    if (Cfg.pgn_path[0] && !(PgnFile = fopen(Cfg.pgn_path, "a"))) die("cannot write %s", Cfg.pgn_path);
+    if (Cfg.log_path[0] && !(LogFile = fopen(Cfg.log_path, "w"))) die("cannot write %s", Cfg.log_path);
+    if (LogFile) setvbuf(LogFile, NULL, _IOLBF, 0);
+
+    /* Check every engine's handshake once, so a bad command fails at once and clearly. */
+    char err[512];
+    for (int i = 0; i < Cfg.engine_count; i++) {
+        Engine *e = malloc(sizeof *e);
+        if (!e) abort();
+        if (!engine_start(e, &Cfg.engines[i], Cfg.handshake_ms, LogFile, err, sizeof err)) {
+            free(e);
+            die("%s", err);
+        }
+        engine_stop(e);
+        free(e);
+    }
+    for (int a = 0; a < Cfg.engine_count; a++)
+        for (int b = a + 1; b < Cfg.engine_count; b++) Pairs[PairCount++] = (Pairing){a, b, {0, 0, 0}};
+    TotalGames = PairCount * Cfg.games_per_pair;
+    int workers = Cfg.concurrency < TotalGames ? Cfg.concurrency : TotalGames;
+    printf("tuong-match: %d engines, %d games, %s, %d openings, concurrency %d\n", Cfg.engine_count, TotalGames,
+           Cfg.tc_text, Cfg.book.count, workers);
+    fflush(stdout);
+    pthread_t threads[MAX_WORKERS];
+    for (int i = 0; i < workers; i++) pthread_create(&threads[i], NULL, worker, NULL);
+    for (int i = 0; i < workers; i++) pthread_join(threads[i], NULL);
+    if (Fatal[0]) die("%s", Fatal);
+    final_report();
+    if (PgnFile) fclose(PgnFile);
+    if (LogFile) fclose(LogFile);
+    openings_free(&Cfg.book);
+    return 0;
+}

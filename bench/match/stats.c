@@ -1,0 +1,69 @@
+#include "stats.h"
+
+#include <math.h>
+
+/* Two-sided 95% quantile of the normal distribution. */
+static const double Z95 = 1.959963984540054;
+static const double EloClamp = 2000.0;
+
+double stats_score(Score3 s) {
+    int n = stats_games(s);
+    return n ? (s.wins + 0.5 * s.draws) / n : 0.5;
+}
+
+double stats_elo_of_score(double score) {
+    if (score <= 0.0) return -EloClamp;
+    if (score >= 1.0) return EloClamp;
+    double e = -400.0 * log10(1.0 / score - 1.0);
+    return e < -EloClamp ? -EloClamp : e > EloClamp ? EloClamp : e;
+}
+
+double stats_score_of_elo(double elo) { return 1.0 / (1.0 + pow(10.0, -elo / 400.0)); }
+
+double stats_elo(Score3 s) {
+    double e = stats_elo_of_score(stats_score(s));
+    return fabs(e) < 1e-9 ? 0.0 : e; /* no "-0.0" in reports */
+}
+
+/* Variance of one game's score around the mean. */
+static double per_game_variance(Score3 s) {
+    int n = stats_games(s);
+    if (!n) return 0.0;
+    double m = stats_score(s);
+    return (s.wins * (1 - m) * (1 - m) + s.draws * (0.5 - m) * (0.5 - m) + s.losses * m * m) / n;
+}
+
+double stats_elo_error(Score3 s) {
+    int n = stats_games(s);
+    if (!n) return 0.0;
+    double m = stats_score(s), dev = sqrt(per_game_variance(s) / n);
+    return (stats_elo_of_score(m + Z95 * dev) - stats_elo_of_score(m - Z95 * dev)) / 2.0;
+}
+
+double stats_los(Score3 s) {
+    if (s.wins + s.losses == 0) return 0.5;
+    return 0.5 * (1.0 + erf((s.wins - s.losses) / sqrt(2.0 * (s.wins + s.losses))));
+}
+
+double stats_draw_ratio(Score3 s) {
+    int n = stats_games(s);
+    return n ? (double)s.draws / n : 0.0;
+}
+
+double stats_llr(Score3 s, SprtParams p) {
+    int n = stats_games(s);
+    double var = per_game_variance(s);
+    if (!n || var <= 0.0) return 0.0;
+    double s0 = stats_score_of_elo(p.elo0), s1 = stats_score_of_elo(p.elo1);
+    return n * (s1 - s0) * (2.0 * stats_score(s) - s0 - s1) / (2.0 * var);
+}
+
+double stats_llr_lower(SprtParams p) { return log(p.beta / (1.0 - p.alpha)); }
+double stats_llr_upper(SprtParams p) { return log((1.0 - p.beta) / p.alpha); }
+
+SprtState stats_sprt(Score3 s, SprtParams p) {
+    double llr = stats_llr(s, p);
+    if (llr >= stats_llr_upper(p)) return SPRT_H1;
+    if (llr <= stats_llr_lower(p)) return SPRT_H0;
+    return SPRT_CONTINUE;
+}

@@ -1,0 +1,93 @@
+/* tuong-match end to end: games between two tuong instances at tiny depth,
+ * and the clear errors for bad engines and bad opening files. */
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char Output[1 << 16];
+
+/* Run tuong-match with args (stderr folded in); returns its exit status. */
+static int run_match(const char *args) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s/tuong-match %s 2>&1", TUONG_BUILD_DIR, args);
+    FILE *p = popen(cmd, "r");
+    if (!p) fail_msg("cannot run %s", cmd);
+    size_t n = fread(Output, 1, sizeof Output - 1, p);
+    Output[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void tuong_plays_itself_in_both_dialects(void **state) {
+    (void)state;
+    char pgn[1024], args[4096];
+    snprintf(pgn, sizeof pgn, "%s/test_match_e2e.pgn", TUONG_BUILD_DIR);
+    remove(pgn);
+    snprintf(args, sizeof args,
+             "-engine name=UCCI cmd=%s proto=ucci -engine name=UCI cmd=%s proto=uci option.Notation=iccs "
+             "-openings %s/openings/ecco10.epd -games 4 -depth 1 -concurrency 2 -pgnout %s",
+             TUONG_BINARY, TUONG_BINARY, TUONG_DATA_DIR, pgn);
+    int rc = run_match(args);
+    if (rc != 0 && strstr(Output, "ucciok")) skip(); /* the protocol front end is not there */
+    if (rc != 0) fail_msg("tuong-match failed (%d):\n%s", rc, Output);
+    assert_non_null(strstr(Output, "=== 4 games, depth 1 ==="));
+    assert_non_null(strstr(Output, "UCCI vs UCI: games 4"));
+    assert_null(strstr(Output, "illegal"));
+    assert_null(strstr(Output, "crashed"));
+    FILE *f = fopen(pgn, "r");
+    assert_non_null(f);
+    static char text[1 << 18];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    int games = 0;
+    for (const char *s = text; (s = strstr(s, "[Variant \"xiangqi\"]")); s++) games++;
+    assert_int_equal(games, 4);
+    assert_non_null(strstr(text, "[FEN \""));
+}
+
+static void bad_engine_command_is_reported(void **state) {
+    (void)state;
+    int rc = run_match("-engine name=Ghost cmd=/nonexistent/engine -engine name=B cmd=/nonexistent/too -games 2");
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(Output, "engine 'Ghost'"));
+    assert_non_null(strstr(Output, "exited with status 127"));
+}
+
+static void silent_engine_times_out_in_the_handshake(void **state) {
+    (void)state;
+    /* `cat` echoes "ucci" back but never says ucciok. */
+    int rc = run_match("-engine name=Mute cmd=cat -engine name=B cmd=cat -handshake 300 -games 2");
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(Output, "engine 'Mute'"));
+    assert_non_null(strstr(Output, "answering 'ucci' with 'ucciok' within 300 ms"));
+}
+
+static void bad_openings_file_is_reported(void **state) {
+    (void)state;
+    char path[1024], args[4096];
+    snprintf(path, sizeof path, "%s/test_match_bad.epd", TUONG_BUILD_DIR);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1\n",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 ; ok");
+    fclose(f);
+    snprintf(args, sizeof args, "-engine cmd=cat -engine cmd=cat -openings %s", path);
+    assert_int_equal(run_match(args), 2);
+    assert_non_null(strstr(Output, "test_match_bad.epd:2: not a xiangqi position"));
+    assert_int_equal(run_match("-engine cmd=cat -engine cmd=cat -openings /nonexistent.epd"), 2);
+    assert_non_null(strstr(Output, "/nonexistent.epd: cannot open"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tuong_plays_itself_in_both_dialects),
+        cmocka_unit_test(bad_engine_command_is_reported),
+        cmocka_unit_test(silent_engine_times_out_in_the_handshake),
+        cmocka_unit_test(bad_openings_file_is_reported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
