@@ -44,20 +44,22 @@ void pos_clear(Position *pos) {
     pos->root_fullmove = 1;
 }
 
-static inline void put(Position *pos, Piece p, Square s) {
-    pos->board[s] = p;
+/* Flip piece p on square s in every bitboard (adds or removes it). */
+static inline void toggle(Position *pos, Piece p, Square s) {
     pos->piece_bb[p] ^= square_bb(s);
     pos->color_bb[color_of(p)] ^= square_bb(s);
     pos->occ ^= square_bb(s);
     pos->occ_t ^= transposed_bb(s);
 }
 
+static inline void put(Position *pos, Piece p, Square s) {
+    pos->board[s] = p;
+    toggle(pos, p, s);
+}
+
 static inline void lift(Position *pos, Piece p, Square s) {
     pos->board[s] = NO_PIECE;
-    pos->piece_bb[p] ^= square_bb(s);
-    pos->color_bb[color_of(p)] ^= square_bb(s);
-    pos->occ ^= square_bb(s);
-    pos->occ_t ^= transposed_bb(s);
+    toggle(pos, p, s);
 }
 
 void pos_put_piece(Position *pos, Piece p, Square s) {
