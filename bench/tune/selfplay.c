@@ -46,6 +46,14 @@ static bool repeated(const Position *pos) {
     return false;
 }
 
+/* Does the current position occur earlier since the last capture? */
+static bool seen_before(const Position *pos) {
+    const StateInfo *now = pos_state(pos);
+    for (int i = pos->game_ply - 2; i >= 0 && i >= pos->game_ply - now->rule60; i -= 2)
+        if (pos->history[i].key == now->key) return true;
+    return false;
+}
+
 /* Choose a move: uniformly at random for the first plies, then the mini
  * search's best with a little noise on the root scores for variety. */
 static Move choose(Position *pos, const SelfplayOptions *o, Rng *rng, int ply, Score *score) {
@@ -60,7 +68,9 @@ static Move choose(Position *pos, const SelfplayOptions *o, Rng *rng, int ply, S
     MiniSearch ms = {0};
     for (int i = 0; i < list.count; i++) {
         pos_make_move(pos, list.moves[i]);
-        Score s = -mini_search(pos, &ms, o->depth - 1);
+        /* A move back into a seen position scores as a draw, as in a real
+         * engine: the side ahead avoids repetitions, the side behind seeks them. */
+        Score s = seen_before(pos) ? SCORE_DRAW : -mini_search(pos, &ms, o->depth - 1);
         pos_unmake_move(pos);
         Score noisy = s + (o->noise ? (Score)(rng_next(rng) % (uint64_t)(o->noise + 1)) : 0);
         if (score_is_mate(s)) noisy = s;
