@@ -163,8 +163,7 @@ static void gradient(const DataSet *d, const Param *p, double k, Param *grad) {
     for (int i = 0; i < EVAL_WEIGHT_COUNT; i++) grad[i].mg /= (double)d->count, grad[i].eg /= (double)d->count;
 }
 
-/* Weights the tuner leaves alone: the king has no material value, and the
- * tempo is a search matter as much as an evaluation one. */
+/* Weights the tuner leaves alone: the king has no material value. */
 static bool frozen(int index) {
     return index == eval_weight_index(&EvalW.Material[KING]) || index == eval_weight_index(&EvalW.Material[NO_TYPE]);
 }
@@ -182,9 +181,9 @@ static void write_file(const char *path, const Param *p, const char *comment) {
 }
 
 int cmd_tune(int argc, char **argv) {
-    const char *data = NULL, *out = "eval_weights.c";
-    int iterations = 500, report = 50;
-    double lr = 1.0, l2 = 0, k = 0;
+    const char *data = NULL, *validate = NULL, *out = "eval_weights.c";
+    int iterations = 1000, report = 50, min_count = 200;
+    double lr = 0.1, l2 = 0, k = 0;
     long limit = 0;
     bool resolve = true;
     for (int i = 0; i < argc; i++) {
@@ -206,25 +205,41 @@ int cmd_tune(int argc, char **argv) {
         else if (!strcmp(a, "--limit")) limit = atol(v);
         else if (!strcmp(a, "--report")) report = atoi(v) > 0 ? atoi(v) : 1;
         else if (!strcmp(a, "--out")) out = v;
+        else if (!strcmp(a, "--validate")) validate = v;
+        else if (!strcmp(a, "--min-count")) min_count = atoi(v);
         else return fprintf(stderr, "tune: unknown option %s\n", a), 2;
     }
     if (!data) return fprintf(stderr, "tune: no data file\n"), 2;
     DataSet d = {0};
     if (!load(data, &d, resolve, limit) || d.count == 0) return fprintf(stderr, "tune: no positions in %s\n", data), 1;
+    /* Positions from other games, never fitted: shows overfitting. */
+    DataSet v = {0};
+    if (validate && (!load(validate, &v, resolve, limit) || v.count == 0))
+        return fprintf(stderr, "tune: no positions in %s\n", validate), 1;
 
     static Param p[EVAL_WEIGHT_COUNT], start[EVAL_WEIGHT_COUNT], grad[EVAL_WEIGHT_COUNT], m1[EVAL_WEIGHT_COUNT],
         m2[EVAL_WEIGHT_COUNT];
     const Weight *w0 = (const Weight *)&EvalW;
     for (int i = 0; i < EVAL_WEIGHT_COUNT; i++) p[i] = start[i] = (Param){w0[i].mg, w0[i].eg};
     if (k <= 0) k = fit_k(&d, p);
-    fprintf(stderr, "tune: K = %.4f, start error %.6f\n", k, total_error(&d, p, k));
+    fprintf(stderr, "tune: K = %.4f, start error %.6f", k, total_error(&d, p, k));
+    if (v.count) fprintf(stderr, ", validation %.6f", total_error(&v, p, k));
+    fputc('\n', stderr);
+
+    /* Weights seen in too few positions keep their values: the data says
+     * nothing reliable about them. */
+    static int seen[EVAL_WEIGHT_COUNT];
+    for (size_t i = 0; i < d.ncoefs; i++) seen[d.coefs[i].index]++;
+    int tuned = 0;
+    for (int i = 0; i < EVAL_WEIGHT_COUNT; i++) tuned += !frozen(i) && seen[i] >= min_count;
+    fprintf(stderr, "tune: %d of %d weights seen in at least %d positions\n", tuned, EVAL_WEIGHT_COUNT, min_count);
 
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     for (int it = 1; it <= iterations; it++) {
         gradient(&d, p, k, grad);
         double c1 = 1 - pow(b1, it), c2 = 1 - pow(b2, it);
         for (int i = 0; i < EVAL_WEIGHT_COUNT; i++) {
-            if (frozen(i)) continue;
+            if (frozen(i) || seen[i] < min_count) continue;
             double g[2] = {grad[i].mg + 2 * l2 * (p[i].mg - start[i].mg), grad[i].eg + 2 * l2 * (p[i].eg - start[i].eg)};
             double *pv[2] = {&p[i].mg, &p[i].eg}, *a[2] = {&m1[i].mg, &m1[i].eg}, *b[2] = {&m2[i].mg, &m2[i].eg};
             for (int j = 0; j < 2; j++) {
@@ -234,14 +249,21 @@ int cmd_tune(int argc, char **argv) {
                 *pv[j] -= lr * (*a[j] / c1) / (sqrt(*b[j] / c2) + eps);
             }
         }
-        if (it % report == 0 || it == iterations) fprintf(stderr, "tune: iteration %d error %.6f\n", it, total_error(&d, p, k));
+        if (it % report == 0 || it == iterations) {
+            fprintf(stderr, "tune: iteration %d error %.6f", it, total_error(&d, p, k));
+            if (v.count) fprintf(stderr, " validation %.6f", total_error(&v, p, k));
+            fputc('\n', stderr);
+        }
     }
     char comment[512];
-    snprintf(comment, sizeof comment, "Texel-tuned on %s: %zu positions, %d iterations, lr %g, l2 %g, K %.4f", data,
-             d.count, iterations, lr, l2, k);
+    snprintf(comment, sizeof comment,
+             "Texel-tuned on %s: %zu positions, %d iterations, lr %g, l2 %g, min-count %d, K %.4f", data, d.count,
+             iterations, lr, l2, min_count, k);
     write_file(out, p, comment);
     free(d.samples);
     free(d.coefs);
+    free(v.samples);
+    free(v.coefs);
     return 0;
 }
 

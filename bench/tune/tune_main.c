@@ -8,6 +8,7 @@ static int usage(void) {
           "                           [--max-plies P] [--adjudicate CP] [--openings EPD] [--out PGN]\n"
           "       tuong-tune pgn2fen [--skip PLIES] [--every K] [--rank-base 0|1] [--keep-checks] [--out FILE] PGN...\n"
           "       tuong-tune tune DATA [--iterations N] [--lr X] [--l2 X] [--k K] [--limit N] [--no-qsearch]\n"
+          "                            [--validate DATA2] [--min-count N]\n"
           "                            [--report N] [--out eval_weights.c]\n"
           "       tuong-tune write [FILE]   (the compiled-in weights, in the tuner's layout)\n",
           stderr);
