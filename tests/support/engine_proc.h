@@ -34,19 +34,19 @@ typedef struct {
     int exit_code;
 } Engine;
 
-static int64_t eng_now_ms(void) {
+static inline int64_t eng_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void eng_sleep_ms(int ms) {
+static inline void eng_sleep_ms(int ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) && errno == EINTR) {}
 }
 
 /* Timeouts stretch in sanitizer/debug builds. */
-static int eng_slow(int ms) {
+static inline int eng_slow(int ms) {
 #if defined(__SANITIZE_ADDRESS__) || !defined(NDEBUG)
     return ms * 3;
 #else
@@ -55,7 +55,7 @@ static int eng_slow(int ms) {
 }
 
 /* Start tuong with extra arguments (NULL-terminated list after the binary). */
-static void eng_start_args(Engine *e, const char *const *args) {
+static inline void eng_start_args(Engine *e, const char *const *args) {
     int in[2], out[2];
     signal(SIGPIPE, SIG_IGN);
     if (pipe(in) || pipe(out)) fail_msg("pipe failed");
@@ -81,10 +81,10 @@ static void eng_start_args(Engine *e, const char *const *args) {
     e->buf = malloc(ENG_BUF);
 }
 
-static void eng_start(Engine *e) { eng_start_args(e, NULL); }
+static inline void eng_start(Engine *e) { eng_start_args(e, NULL); }
 
 /* Write raw bytes (may hold NULs). */
-static void eng_write(Engine *e, const char *data, size_t len) {
+static inline void eng_write(Engine *e, const char *data, size_t len) {
     while (len) {
         ssize_t n = write(e->to, data, len);
         if (n < 0 && errno == EINTR) continue;
@@ -94,7 +94,7 @@ static void eng_write(Engine *e, const char *data, size_t len) {
 }
 
 /* Write one line; the newline is added. */
-static void eng_send(Engine *e, const char *fmt, ...) {
+static inline void eng_send(Engine *e, const char *fmt, ...) {
     char line[4096];
     va_list ap;
     va_start(ap, fmt);
@@ -104,24 +104,27 @@ static void eng_send(Engine *e, const char *fmt, ...) {
     eng_write(e, line, (size_t)n + 1);
 }
 
-static void eng_close_input(Engine *e) {
+static inline void eng_close_input(Engine *e) {
     if (e->to >= 0) close(e->to);
     e->to = -1;
 }
 
-static void eng_log(Engine *e, const char *line) {
-    snprintf(e->log[e->log_n % ENG_LOG], sizeof e->log[0], "%s", line);
+static inline void eng_log(Engine *e, const char *line) {
+    char *slot = e->log[e->log_n % ENG_LOG];
+    size_t n = strlen(line) < sizeof e->log[0] - 1 ? strlen(line) : sizeof e->log[0] - 1;
+    memcpy(slot, line, n);
+    slot[n] = '\0';
     e->log_n++;
 }
 
-static void eng_dump(const Engine *e) {
+static inline void eng_dump(const Engine *e) {
     int first = e->log_n > ENG_LOG ? e->log_n - ENG_LOG : 0;
     print_message("last engine lines:\n");
     for (int i = first; i < e->log_n; i++) print_message("  | %s\n", e->log[i % ENG_LOG]);
 }
 
 /* Next line within timeout_ms, into line; false on timeout or EOF. */
-static bool eng_read_line(Engine *e, char *line, size_t size, int timeout_ms) {
+static inline bool eng_read_line(Engine *e, char *line, size_t size, int timeout_ms) {
     int64_t deadline = eng_now_ms() + timeout_ms;
     for (;;) {
         char *nl = memchr(e->buf, '\n', e->len);
@@ -151,7 +154,7 @@ static bool eng_read_line(Engine *e, char *line, size_t size, int timeout_ms) {
 
 /* Skip lines until one starts with prefix; fails the test on timeout. The
  * matching line is copied to out if given. */
-static void eng_expect(Engine *e, const char *prefix, int timeout_ms, char *out, size_t size) {
+static inline void eng_expect(Engine *e, const char *prefix, int timeout_ms, char *out, size_t size) {
     char line[ENG_LINE];
     int64_t deadline = eng_now_ms() + timeout_ms;
     for (;;) {
@@ -168,7 +171,7 @@ static void eng_expect(Engine *e, const char *prefix, int timeout_ms, char *out,
 }
 
 /* Is there a line starting with prefix before the one starting with stop? */
-static bool eng_seen_before(Engine *e, const char *prefix, const char *stop, int timeout_ms) {
+static inline bool eng_seen_before(Engine *e, const char *prefix, const char *stop, int timeout_ms) {
     char line[ENG_LINE];
     bool seen = false;
     int64_t deadline = eng_now_ms() + timeout_ms;
@@ -184,7 +187,7 @@ static bool eng_seen_before(Engine *e, const char *prefix, const char *stop, int
 }
 
 /* No line starting with prefix arrives within ms (others are skipped). */
-static void eng_expect_none(Engine *e, const char *prefix, int ms) {
+static inline void eng_expect_none(Engine *e, const char *prefix, int ms) {
     char line[ENG_LINE];
     int64_t deadline = eng_now_ms() + ms;
     for (;;) {
@@ -198,13 +201,13 @@ static void eng_expect_none(Engine *e, const char *prefix, int ms) {
 }
 
 /* Round trip: isready, then everything up to readyok is skipped. */
-static void eng_sync(Engine *e) {
+static inline void eng_sync(Engine *e) {
     eng_send(e, "isready");
     eng_expect(e, "readyok", eng_slow(5000), NULL, 0);
 }
 
 /* Wait for the process to exit; its exit code, or -1 if it had to be killed. */
-static int eng_wait(Engine *e, int timeout_ms) {
+static inline int eng_wait(Engine *e, int timeout_ms) {
     int64_t deadline = eng_now_ms() + timeout_ms;
     int status;
     for (;;) {
@@ -225,7 +228,7 @@ static int eng_wait(Engine *e, int timeout_ms) {
 }
 
 /* Close everything; kills the engine if it is still running. */
-static void eng_finish(Engine *e) {
+static inline void eng_finish(Engine *e) {
     eng_close_input(e);
     if (e->exit_code == -1 && e->pid > 0) {
         int status;
@@ -241,7 +244,7 @@ static void eng_finish(Engine *e) {
 }
 
 /* Start the engine in a dialect and read its handshake. */
-static void eng_start_dialect(Engine *e, const char *dialect) {
+static inline void eng_start_dialect(Engine *e, const char *dialect) {
     eng_start(e);
     eng_send(e, "%s", dialect);
     eng_expect(e, !strcmp(dialect, "ucci") ? "ucciok" : "uciok", eng_slow(5000), NULL, 0);

@@ -1,0 +1,215 @@
+/* End to end: bad and awkward input. Each bad line gets one error line and
+ * the engine keeps running. Also the command line (tuong --help ...). */
+#include "test_support.h"
+
+#include "engine_proc.h"
+
+static int T5s;
+
+/* Lines up to readyok, counting those that start with prefix. */
+static int count_until_ready(Engine *e, const char *prefix) {
+    char line[ENG_LINE];
+    int n = 0;
+    eng_send(e, "isready");
+    for (;;) {
+        if (!eng_read_line(e, line, sizeof line, T5s)) fail_msg("no readyok");
+        if (!strcmp(line, "readyok")) return n;
+        if (!strncmp(line, prefix, strlen(prefix))) n++;
+    }
+}
+
+static void test_garbage_lines(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start(&e);
+    /* Before the handshake errors use the UCI form. */
+    eng_send(&e, "xyzzy plugh");
+    eng_expect(&e, "info string error: unknown command 'xyzzy'", T5s, NULL, 0);
+    eng_send(&e, "ucci");
+    eng_expect(&e, "ucciok", T5s, NULL, 0);
+    eng_send(&e, "xyzzy");
+    eng_expect(&e, "info message error: ", T5s, line, sizeof line);
+    eng_send(&e, "");
+    eng_send(&e, "   ");
+    eng_send(&e, "\t\r");
+    assert_int_equal(count_until_ready(&e, ""), 0); /* blank lines: no reply at all */
+    eng_send(&e, "go depth 2 bogus");
+    eng_expect(&e, "info message error: go: ignored unknown word 'bogus'", T5s, NULL, 0);
+    eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
+    eng_send(&e, "perft");
+    eng_expect(&e, "info message error: ", T5s, NULL, 0);
+    eng_send(&e, "quit");
+    eng_expect(&e, "bye", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+static void test_crlf_case_spaces(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start(&e);
+    eng_write(&e, "UCI\r\n", 5);
+    eng_expect(&e, "uciok", T5s, NULL, 0);
+    eng_write(&e, "  IsReady  \r\n", 13);
+    eng_expect(&e, "readyok", T5s, NULL, 0);
+    static const char Pos[] = "  POSITION   StartPos\tMoves  H2E2   h9g7 \r\n";
+    eng_write(&e, Pos, sizeof Pos - 1);
+    eng_write(&e, "D\r\n", 3);
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    static const char Opt[] = "setoption   name   Hash   value   8  \r\n";
+    eng_write(&e, Opt, sizeof Opt - 1);
+    assert_int_equal(count_until_ready(&e, "info string"), 0);
+    eng_finish(&e);
+}
+
+static void test_nul_bytes(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    static const char Bad[] = "isr\0eady\n";
+    eng_write(&e, Bad, sizeof Bad - 1);
+    eng_expect(&e, "info string error: ", T5s, NULL, 0);
+    static const char Bad2[] = "\0\0\0\n";
+    eng_write(&e, Bad2, sizeof Bad2 - 1);
+    eng_expect(&e, "info string error: ", T5s, NULL, 0);
+    eng_sync(&e);
+    eng_finish(&e);
+}
+
+/* A line of `count` legal moves from the start: horses out and back. */
+static char *shuffle_line(const char *head, size_t count) {
+    static const char *const Cycle[] = {" b0c2", " b9c7", " c2b0", " c7b9"};
+    char *line = malloc(strlen(head) + count * 5 + 1);
+    strcpy(line, head);
+    char *p = line + strlen(line);
+    for (size_t i = 0; i < count; i++, p += 5) memcpy(p, Cycle[i % 4], 5);
+    *p = '\0';
+    return line;
+}
+
+static void test_long_lines(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "uci");
+    /* 100 KB of garbage: one error line, nothing split into commands. */
+    size_t big = 100 * 1024;
+    char *garbage = malloc(big + 1);
+    for (size_t i = 0; i < big; i++) garbage[i] = i % 7 == 6 ? ' ' : (char)('a' + i % 26);
+    garbage[big] = '\n';
+    eng_write(&e, garbage, big + 1);
+    assert_int_equal(count_until_ready(&e, "info string error: "), 1);
+    /* 100 KB garbage made of real commands words: still one line, one error. */
+    for (size_t i = 0; i + 8 < big; i += 8) memcpy(garbage + i, "isready ", 8);
+    memcpy(garbage, "bogus   ", 8);
+    eng_write(&e, garbage, big + 1);
+    assert_int_equal(count_until_ready(&e, "info string error: "), 1);
+    free(garbage);
+    /* 3000 legal moves (15 KB): accepted whole. */
+    char *ok = shuffle_line("position startpos moves", 3000);
+    eng_send(&e, "%s", "position startpos moves h2e2");
+    eng_write(&e, ok, strlen(ok));
+    eng_write(&e, "\n", 1);
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 3000 1501");
+    eng_send(&e, "go depth 2");
+    eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
+    free(ok);
+    /* 20000 moves (100 KB): too many; rejected, the old position kept. */
+    eng_send(&e, "position startpos moves h2e2");
+    char *many = shuffle_line("position startpos moves", 20000);
+    eng_write(&e, many, strlen(many));
+    eng_write(&e, "\n", 1);
+    eng_expect(&e, "info string error: ", T5s, NULL, 0);
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    free(many);
+    /* Beyond the reader's limit: dropped with one error line. */
+    size_t huge = (2u << 20) + 3;
+    char *h = malloc(huge + 1);
+    memset(h, 'q', huge);
+    h[huge] = '\n';
+    eng_write(&e, h, huge + 1);
+    free(h);
+    assert_int_equal(count_until_ready(&e, "info string error: "), 1);
+    eng_finish(&e);
+}
+
+static void test_bad_positions_uci(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "position startpos moves b0c2");
+    static const char *const Bad[] = {
+        "position fen xyz",
+        "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w", /* kings face each other */
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7 e2e9",
+        "position startpos moves b9c7",           /* Black's move with Red to play */
+        "position startpos moves h2e2 h2e2",
+    };
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
+        eng_send(&e, "%s", Bad[i]);
+        eng_expect(&e, "info string error: position: ", T5s, NULL, 0);
+    }
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1CN4C1/9/R1BAKABNR b - - 1 1");
+    /* E and H letters, side r, missing counters. */
+    eng_send(&e, "position fen rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r");
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    eng_finish(&e);
+}
+
+/* Run tuong with arguments; its output into out, the exit code back. */
+static int run_cli(const char *const *args, char *out, size_t size) {
+    Engine e;
+    eng_start_args(&e, args);
+    eng_close_input(&e);
+    size_t used = 0;
+    char line[ENG_LINE];
+    while (eng_read_line(&e, line, sizeof line, eng_slow(60000))) {
+        int n = snprintf(out + used, size - used, "%s\n", line);
+        if (n > 0 && used + (size_t)n < size) used += (size_t)n;
+    }
+    int code = eng_wait(&e, T5s);
+    eng_finish(&e);
+    return code;
+}
+
+static void test_command_line(void **state) {
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(run_cli((const char *const[]){"--version", NULL}, out, sizeof out), 0);
+    assert_true(!strncmp(out, "Tuong ", 6));
+    assert_int_equal(run_cli((const char *const[]){"--help", NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "usage: tuong"));
+    assert_int_equal(run_cli((const char *const[]){"perft", "2", NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "h2e2: 45\n"));
+    assert_non_null(strstr(out, "\nNodes searched: 1920\n"));
+    assert_int_equal(run_cli((const char *const[]){"perft", "1", "4k4/9/9/9/9/9/9/9/9/3K5", "w", NULL}, out, sizeof out),
+                     0);
+    assert_non_null(strstr(out, "Nodes searched: 1\n"));
+    assert_int_equal(run_cli((const char *const[]){"perft", "x", NULL}, out, sizeof out), 2);
+    assert_int_equal(run_cli((const char *const[]){"--frobnicate", NULL}, out, sizeof out), 2);
+    assert_int_equal(run_cli((const char *const[]){"bench", "0", NULL}, out, sizeof out), 2);
+    assert_int_equal(run_cli((const char *const[]){"bench", "2", NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "Nodes searched: "));
+}
+
+int main(void) {
+    T5s = eng_slow(5000);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_garbage_lines), cmocka_unit_test(test_crlf_case_spaces),
+        cmocka_unit_test(test_nul_bytes),     cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_bad_positions_uci), cmocka_unit_test(test_command_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,188 @@
+/* End to end: the threaded driver. Stop latency, answers while thinking,
+ * ponder, queued commands, batch mode, quit and end of input. Bounds are
+ * generous (a loaded two-core machine, sanitizer builds) yet each would
+ * catch a blocked reader or a search that ignores stop. */
+#include "test_support.h"
+
+#include "engine_proc.h"
+
+#define HORSE_VS_ROOK "4k4/9/9/9/5r3/9/9/9/N8/3K5 w" /* Red is worse, little material */
+
+static int T5s;
+
+/* Time from `stop` to bestmove in an infinite search, in ms. */
+static int64_t stop_latency(Engine *e, const char *bestmove_prefix) {
+    eng_send(e, "position startpos");
+    eng_send(e, "go infinite");
+    eng_sleep_ms(300);
+    eng_send(e, "stop");
+    int64_t t0 = eng_now_ms();
+    eng_expect(e, bestmove_prefix, T5s, NULL, 0);
+    return eng_now_ms() - t0;
+}
+
+static void test_stop_latency(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    int64_t uci = stop_latency(&e, "bestmove ");
+    eng_finish(&e);
+    eng_start_dialect(&e, "ucci");
+    int64_t ucci = stop_latency(&e, "bestmove ");
+    eng_finish(&e);
+    print_message("stop latency: uci %lld ms, ucci %lld ms\n", (long long)uci, (long long)ucci);
+    /* The goal is 50 ms; the UCCI referee forfeits after 200 ms. */
+    assert_true(uci < eng_slow(200));
+    assert_true(ucci < eng_slow(200));
+}
+
+static void test_isready_and_probe_while_thinking(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "position startpos");
+    eng_send(&e, "go infinite");
+    eng_sleep_ms(100);
+    int64_t t0 = eng_now_ms();
+    eng_send(&e, "isready");
+    assert_false(eng_seen_before(&e, "bestmove", "readyok", T5s));
+    assert_true(eng_now_ms() - t0 < eng_slow(500));
+    eng_send(&e, "probe startpos");
+    assert_false(eng_seen_before(&e, "bestmove", "pophash", T5s));
+    eng_send(&e, "stop");
+    eng_expect(&e, "bestmove ", T5s, NULL, 0);
+    eng_finish(&e);
+}
+
+static void test_ponder_waits_for_ponderhit(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name Ponder value true");
+    eng_send(&e, "position startpos moves h2e2");
+    eng_send(&e, "go ponder movetime 400");
+    /* Pondering: no answer, however long, and the clock does not run. */
+    eng_expect_none(&e, "bestmove", 900);
+    eng_send(&e, "ponderhit");
+    int64_t t0 = eng_now_ms();
+    eng_expect(&e, "bestmove ", T5s, NULL, 0);
+    int64_t used = eng_now_ms() - t0;
+    print_message("searched %lld ms after ponderhit (movetime 400)\n", (long long)used);
+    assert_true(used >= 200);
+    /* stop also ends a ponder search. */
+    eng_send(&e, "go ponder movetime 400");
+    eng_expect_none(&e, "bestmove", 600);
+    eng_send(&e, "stop");
+    eng_expect(&e, "bestmove ", T5s, NULL, 0);
+    eng_finish(&e);
+}
+
+static void test_ponderhit_draw(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "position fen " HORSE_VS_ROOK);
+    eng_send(&e, "go ponder depth 3");
+    eng_expect_none(&e, "bestmove", 300);
+    eng_send(&e, "ponderhit draw");
+    eng_expect(&e, "bestmove ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " draw"));
+    eng_finish(&e);
+}
+
+static void test_commands_queued_until_bestmove(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "position startpos");
+    eng_send(&e, "go infinite");
+    eng_send(&e, "position startpos moves h2e2");
+    eng_send(&e, "d");
+    eng_send(&e, "go depth 1");
+    eng_expect_none(&e, "Fen:", 300);
+    eng_send(&e, "stop");
+    /* First the answer to the running search, then the held commands in order. */
+    assert_false(eng_seen_before(&e, "Fen:", "bestmove ", T5s));
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    eng_expect(&e, "bestmove ", eng_slow(20000), line, sizeof line);
+    assert_non_null(line);
+    eng_sync(&e);
+    eng_finish(&e);
+}
+
+static void test_batch_mode(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "ucci");
+    /* Normally isready is answered during the search ... */
+    eng_send(&e, "go movetime 600");
+    eng_sleep_ms(50);
+    eng_send(&e, "isready");
+    assert_false(eng_seen_before(&e, "bestmove", "readyok", T5s));
+    eng_expect(&e, "bestmove ", T5s, NULL, 0);
+    /* ... in batch mode nothing is read until bestmove. */
+    eng_send(&e, "setoption batch true");
+    eng_send(&e, "go movetime 600");
+    eng_send(&e, "isready");
+    assert_false(eng_seen_before(&e, "readyok", "bestmove", T5s));
+    eng_expect(&e, "readyok", T5s, NULL, 0);
+    eng_finish(&e);
+}
+
+static void test_quit_while_thinking(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "go infinite");
+    eng_sleep_ms(100);
+    int64_t t0 = eng_now_ms();
+    eng_send(&e, "quit");
+    eng_expect(&e, "bestmove ", T5s, NULL, 0);
+    eng_expect(&e, "bye", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    assert_true(eng_now_ms() - t0 < eng_slow(1000));
+    eng_finish(&e);
+}
+
+static void test_end_of_input(void **state) {
+    (void)state;
+    Engine e;
+    /* Idle: exit 0 at once. */
+    eng_start_dialect(&e, "uci");
+    eng_close_input(&e);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+    /* Thinking, with a command held: bestmove, the command, exit 0. */
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "go infinite");
+    eng_send(&e, "d");
+    eng_sleep_ms(100);
+    eng_close_input(&e);
+    eng_expect(&e, "bestmove ", T5s, NULL, 0);
+    eng_expect(&e, "Fen: ", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+    /* Before any handshake. */
+    eng_start(&e);
+    eng_close_input(&e);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+int main(void) {
+    T5s = eng_slow(5000);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stop_latency),
+        cmocka_unit_test(test_isready_and_probe_while_thinking),
+        cmocka_unit_test(test_ponder_waits_for_ponderhit),
+        cmocka_unit_test(test_ponderhit_draw),
+        cmocka_unit_test(test_commands_queued_until_bestmove),
+        cmocka_unit_test(test_batch_mode),
+        cmocka_unit_test(test_quit_while_thinking),
+        cmocka_unit_test(test_end_of_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

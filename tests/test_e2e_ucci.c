@@ -1,0 +1,248 @@
+/* End to end, UCCI dialect: the built tuong binary on pipes. */
+#include "test_support.h"
+
+#include "engine_proc.h"
+
+/* Red to move, Red's rooks and king against a lone black king. */
+#define MATED_BLACK "4k4/R8/8R/9/9/9/9/9/9/3K5 b"          /* Black must play e9f9 and is mated next move */
+#define CHECKMATED "3k5/9/9/9/9/9/9/9/4R4/3RK4 b"           /* Black to move has no legal move */
+#define HORSE_VS_ROOK "4k4/9/9/9/5r3/9/9/9/N8/3K5 w"        /* Red is worse, little material */
+
+static int T5s;
+
+static void test_handshake_and_options(void **state) {
+    (void)state;
+    Engine e;
+    eng_start(&e);
+    eng_send(&e, "ucci");
+    eng_expect(&e, "id name Tuong", T5s, NULL, 0);
+    static const char *const Wanted[] = {
+        "option usemillisec type check", "option batch type check", "option debug type check",
+        "option ponder type check", "option usebook type check", "option useegtb type check",
+        "option bookfiles type string", "option egtbpaths type string", "option evalapi type string",
+        "option hashsize type spin", "option threads type spin", "option newgame type button",
+        "option idle type combo", "option pruning type combo", "option knowledge type combo",
+        "option randomness type combo", "option style type combo", "option promotion type check",
+    };
+    bool seen[sizeof Wanted / sizeof Wanted[0]] = {0};
+    char line[ENG_LINE];
+    for (;;) {
+        if (!eng_read_line(&e, line, sizeof line, T5s)) fail_msg("no ucciok");
+        if (!strcmp(line, "ucciok")) break;
+        for (size_t i = 0; i < sizeof Wanted / sizeof Wanted[0]; i++)
+            if (!strncmp(line, Wanted[i], strlen(Wanted[i]))) seen[i] = true;
+    }
+    for (size_t i = 0; i < sizeof Wanted / sizeof Wanted[0]; i++)
+        if (!seen[i]) fail_msg("missing '%s'", Wanted[i]);
+    eng_send(&e, "isready");
+    eng_expect(&e, "readyok", T5s, NULL, 0);
+    eng_send(&e, "quit");
+    eng_expect(&e, "bye", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+static void test_go_depth_and_infos(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "position startpos moves h2e2 h9g7");
+    eng_send(&e, "go depth 3");
+    eng_expect(&e, "info depth 1 score ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " pv "));
+    eng_expect(&e, "info time ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " nodes "));
+    eng_expect(&e, "bestmove ", eng_slow(20000), line, sizeof line);
+    assert_int_equal(strlen(line) >= 13, 1);
+    eng_send(&e, "quit");
+    eng_expect(&e, "bye", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+static void test_depth0_mate_and_idle_stop(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "go depth 0");
+    eng_expect(&e, "info depth 0 score ", T5s, NULL, 0);
+    eng_expect(&e, "nobestmove", T5s, NULL, 0);
+    eng_send(&e, "position fen " CHECKMATED);
+    eng_send(&e, "go depth 3");
+    eng_expect(&e, "nobestmove", T5s, line, sizeof line);
+    eng_send(&e, "stop");
+    eng_expect(&e, "nobestmove", T5s, NULL, 0);
+    eng_sync(&e);
+    eng_finish(&e);
+}
+
+static void test_rejected_position_keeps_old(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE], before[ENG_LINE];
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "position startpos moves h2e2 h9g7");
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, before, sizeof before);
+    /* Illegal second move, malformed move, bad FEN: each rejected whole. */
+    static const char *const Bad[] = {
+        "position startpos moves b0c2 b0c2",
+        "position startpos moves h2e2 h9g7 xx11",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w",
+        "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w moves e0e1",
+        "position",
+    };
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
+        eng_send(&e, "%s", Bad[i]);
+        eng_expect(&e, "info message error: ", T5s, line, sizeof line);
+        eng_send(&e, "d");
+        eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+        assert_string_equal(line, before);
+    }
+    /* perft agrees the old position stands: 2 plies in, 44-ish moves. */
+    eng_send(&e, "go perft 1");
+    eng_expect(&e, "Nodes searched: ", T5s, line, sizeof line);
+    eng_send(&e, "position startpos moves h2e2");
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    eng_finish(&e);
+}
+
+static void test_banmoves(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "ucci");
+    /* Black's only move is e9f9; banning it leaves nothing. */
+    eng_send(&e, "position fen " MATED_BLACK);
+    eng_send(&e, "banmoves e9f9");
+    eng_send(&e, "go depth 2");
+    eng_expect(&e, "nobestmove", T5s, NULL, 0);
+    /* The next position clears the ban. */
+    eng_send(&e, "position fen " MATED_BLACK);
+    eng_send(&e, "go depth 2");
+    eng_expect(&e, "bestmove ", T5s, line, sizeof line);
+    assert_true(!strncmp(line, "bestmove e9f9", 13));
+    /* From the start: ban everything but one move. */
+    eng_send(&e, "position startpos");
+    eng_send(&e, "banmoves b2b9 e2e6"); /* harmless: not even legal for e2 */
+    eng_send(&e, "go depth 2");
+    eng_expect(&e, "bestmove ", T5s, line, sizeof line);
+    assert_null(strstr(line, "bestmove b2b9"));
+    eng_finish(&e);
+}
+
+static void test_usemillisec_units(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "setoption debug true");
+    eng_send(&e, "go time 3 increment 1 opptime 4");
+    eng_expect(&e, "info message debug: ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " time 3000 inc 1000 "));
+    assert_non_null(strstr(line, " opptime 4000 "));
+    eng_expect(&e, "bestmove ", eng_slow(10000), NULL, 0);
+    eng_send(&e, "setoption usemillisec true");
+    eng_send(&e, "go time 300 movestogo 5");
+    eng_expect(&e, "info message debug: ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " time 300 inc 0 movestogo 5 "));
+    eng_expect(&e, "bestmove ", eng_slow(5000), NULL, 0);
+    eng_finish(&e);
+}
+
+static void test_draw_and_resign_tokens(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "ucci");
+    /* An offered draw is accepted when worse with little material. */
+    eng_send(&e, "position fen " HORSE_VS_ROOK);
+    eng_send(&e, "go draw depth 2");
+    eng_expect(&e, "bestmove ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " draw"));
+    /* Mated: accept an offer; otherwise resign only when enabled. */
+    eng_send(&e, "position fen " MATED_BLACK);
+    eng_send(&e, "go depth 3");
+    eng_expect(&e, "bestmove ", T5s, line, sizeof line);
+    assert_null(strstr(line, "resign"));
+    eng_send(&e, "setoption resign true");
+    eng_send(&e, "go depth 3");
+    eng_expect(&e, "bestmove ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " resign"));
+    eng_send(&e, "go draw depth 3");
+    eng_expect(&e, "bestmove ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " draw"));
+    /* Not offered, not low material: no token. */
+    eng_send(&e, "position startpos");
+    eng_send(&e, "go draw depth 2");
+    eng_expect(&e, "bestmove ", T5s, line, sizeof line);
+    assert_null(strstr(line, "draw"));
+    eng_finish(&e);
+}
+
+static void test_probe_and_newgame(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "position startpos");
+    eng_send(&e, "go depth 3");
+    eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
+    eng_send(&e, "probe startpos");
+    eng_expect(&e, "pophash", T5s, NULL, 0);
+    eng_send(&e, "probe startpos moves e0e2");
+    eng_expect(&e, "info message error: ", T5s, NULL, 0);
+    eng_send(&e, "position startpos moves h2e2");
+    eng_send(&e, "setoption newgame");
+    eng_send(&e, "d");
+    char line[ENG_LINE];
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    eng_finish(&e);
+}
+
+static void test_absurd_options(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "setoption hashsize 999999999");
+    eng_expect(&e, "info message ", T5s, NULL, 0);
+    eng_sync(&e);
+    eng_send(&e, "setoption threads -4");
+    eng_expect(&e, "info message ", T5s, NULL, 0);
+    eng_send(&e, "setoption hashsize lots");
+    eng_expect(&e, "info message error: ", T5s, NULL, 0);
+    eng_send(&e, "setoption style reckless");
+    eng_expect(&e, "info message error: ", T5s, NULL, 0);
+    /* Unknown options are ignored without a word; the UCI form is accepted. */
+    eng_send(&e, "setoption frobnicate 3");
+    eng_send(&e, "setoption name hashsize value 16");
+    eng_send(&e, "setoption name usemillisec value true");
+    eng_send(&e, "setoption debug true");
+    eng_send(&e, "go time 500");
+    char line[ENG_LINE];
+    eng_expect(&e, "info message debug: ", T5s, line, sizeof line);
+    assert_non_null(strstr(line, " time 500 "));
+    eng_expect(&e, "bestmove", eng_slow(5000), NULL, 0);
+    eng_send(&e, "go depth 2");
+    eng_expect(&e, "bestmove", eng_slow(5000), NULL, 0);
+    eng_send(&e, "quit");
+    eng_expect(&e, "bye", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+int main(void) {
+    T5s = eng_slow(5000);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_handshake_and_options), cmocka_unit_test(test_go_depth_and_infos),
+        cmocka_unit_test(test_depth0_mate_and_idle_stop), cmocka_unit_test(test_rejected_position_keeps_old),
+        cmocka_unit_test(test_banmoves), cmocka_unit_test(test_usemillisec_units),
+        cmocka_unit_test(test_draw_and_resign_tokens), cmocka_unit_test(test_probe_and_newgame),
+        cmocka_unit_test(test_absurd_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,180 @@
+/* End to end, UCI xiangqi dialect: the built tuong binary on pipes. */
+#include "test_support.h"
+
+#include "engine_proc.h"
+
+#define CHECKMATED "3k5/9/9/9/9/9/9/9/4R4/3RK4 b" /* Black to move has no legal move */
+
+static int T5s;
+
+static void test_handshake(void **state) {
+    (void)state;
+    Engine e;
+    eng_start(&e);
+    eng_send(&e, "uci");
+    eng_expect(&e, "id name Tuong", T5s, NULL, 0);
+    eng_expect(&e, "id author ", T5s, NULL, 0);
+    static const char *const Wanted[] = {
+        "option name Hash type spin",     "option name Threads type spin", "option name Ponder type check",
+        "option name MultiPV type spin",  "option name Clear Hash type button",
+        "option name Move Overhead type spin", "option name UCI_Variant type combo var xiangqi default xiangqi",
+    };
+    bool seen[sizeof Wanted / sizeof Wanted[0]] = {0};
+    char line[ENG_LINE];
+    for (;;) {
+        if (!eng_read_line(&e, line, sizeof line, T5s)) fail_msg("no uciok");
+        if (!strcmp(line, "uciok")) break;
+        for (size_t i = 0; i < sizeof Wanted / sizeof Wanted[0]; i++)
+            if (!strncmp(line, Wanted[i], strlen(Wanted[i]))) seen[i] = true;
+    }
+    for (size_t i = 0; i < sizeof Wanted / sizeof Wanted[0]; i++)
+        if (!seen[i]) fail_msg("missing '%s'", Wanted[i]);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+static void test_go_depth_info_fields(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name Hash value 16");
+    eng_send(&e, "ucinewgame");
+    eng_send(&e, "position startpos moves h2e2");
+    eng_send(&e, "go depth 3");
+    eng_expect(&e, "info depth 3 ", eng_slow(20000), line, sizeof line);
+    static const char *const Fields[] = {" seldepth ", " multipv 1 ", " score ", " nodes ", " nps ",
+                                         " hashfull ", " time ", " pv "};
+    for (size_t i = 0; i < sizeof Fields / sizeof Fields[0]; i++)
+        if (!strstr(line, Fields[i])) fail_msg("'%s' lacks '%s'", line, Fields[i]);
+    assert_true(strstr(line, " score cp ") || strstr(line, " score mate "));
+    eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+static void test_clock_and_searchmoves(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "position startpos");
+    eng_send(&e, "go wtime 2000 btime 2000 winc 10 binc 10");
+    eng_expect(&e, "bestmove ", eng_slow(5000), NULL, 0);
+    eng_send(&e, "go movetime 200");
+    eng_expect(&e, "bestmove ", eng_slow(5000), NULL, 0);
+    eng_send(&e, "go nodes 5000");
+    eng_expect(&e, "bestmove ", eng_slow(10000), NULL, 0);
+    eng_send(&e, "go depth 3 searchmoves a3a4");
+    eng_expect(&e, "bestmove ", eng_slow(20000), line, sizeof line);
+    assert_true(!strncmp(line, "bestmove a3a4", 13));
+    eng_send(&e, "go depth 2 searchmoves e0e2");
+    eng_expect(&e, "info string error: ", T5s, NULL, 0);
+    eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
+    eng_send(&e, "go mate 2 movetime 300");
+    eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
+    eng_finish(&e);
+}
+
+static void test_no_legal_move(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "position fen " CHECKMATED);
+    eng_send(&e, "go depth 4");
+    eng_expect(&e, "info depth 0 score mate 0", T5s, NULL, 0);
+    eng_expect(&e, "bestmove (none)", T5s, NULL, 0);
+    eng_finish(&e);
+}
+
+static void test_fairy_notation(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "uci");
+    /* Setting UCI_Variant switches to ranks 1..10. */
+    eng_send(&e, "setoption name UCI_Variant value xiangqi");
+    eng_send(&e, "position startpos moves h3e3 h10g8");
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    eng_send(&e, "go perft 1");
+    eng_expect(&e, "a1a2: 1", T5s, NULL, 0);
+    eng_sync(&e);
+    eng_send(&e, "go depth 2 searchmoves a4a5");
+    eng_expect(&e, "bestmove a4a5", eng_slow(20000), NULL, 0);
+    /* ICCS ranks can be forced back. */
+    eng_send(&e, "setoption name Notation value iccs");
+    eng_send(&e, "position startpos moves h2e2");
+    eng_send(&e, "go perft 1");
+    eng_expect(&e, "a9a8: 1", T5s, NULL, 0);
+    eng_send(&e, "setoption name UCI_Variant value shogi");
+    eng_expect(&e, "info string error: ", T5s, NULL, 0);
+    eng_finish(&e);
+}
+
+static void test_absurd_options_uci(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name Hash value 999999999");
+    eng_expect(&e, "info string ", T5s, NULL, 0);
+    eng_sync(&e);
+    eng_send(&e, "setoption name Threads value -3");
+    eng_expect(&e, "info string ", T5s, NULL, 0);
+    eng_send(&e, "setoption name Threads value many");
+    eng_expect(&e, "info string error: ", T5s, NULL, 0);
+    eng_send(&e, "setoption name Ponder value maybe");
+    eng_expect(&e, "info string error: ", T5s, NULL, 0);
+    eng_send(&e, "setoption name NoSuchOption value 1");
+    eng_expect(&e, "info string ", T5s, NULL, 0);
+    eng_send(&e, "setoption name Clear Hash");
+    eng_send(&e, "setoption name MultiPV value 0");
+    eng_expect(&e, "info string ", T5s, NULL, 0);
+    eng_send(&e, "setoption name Hash value 8");
+    eng_send(&e, "position startpos");
+    eng_send(&e, "go depth 2");
+    eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+static void test_extras(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "position startpos");
+    eng_send(&e, "go perft 2");
+    eng_expect(&e, "Nodes searched: 1920", T5s, NULL, 0);
+    eng_send(&e, "perft 1");
+    eng_expect(&e, "Nodes searched: 44", T5s, NULL, 0);
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    eng_expect(&e, "Key: ", T5s, NULL, 0);
+    eng_expect(&e, "Checkers:", T5s, NULL, 0);
+    eng_send(&e, "eval");
+    eng_expect(&e, "info string ", T5s, NULL, 0);
+    eng_sync(&e);
+    eng_send(&e, "help");
+    eng_expect(&e, "Tuong speaks", T5s, NULL, 0);
+    eng_send(&e, "bench 2");
+    eng_expect(&e, "Nodes searched: ", eng_slow(60000), NULL, 0);
+    eng_expect(&e, "Nodes/second: ", T5s, NULL, 0);
+    eng_sync(&e);
+    eng_finish(&e);
+}
+
+int main(void) {
+    T5s = eng_slow(5000);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_handshake),        cmocka_unit_test(test_go_depth_info_fields),
+        cmocka_unit_test(test_clock_and_searchmoves), cmocka_unit_test(test_no_legal_move),
+        cmocka_unit_test(test_fairy_notation),   cmocka_unit_test(test_absurd_options_uci),
+        cmocka_unit_test(test_extras),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
