@@ -49,7 +49,7 @@ static const OptionDef Defs[] = {
     {O_NEWGAME, "newgame", "Clear Hash", BOTH, T_BUTTON, 0, 0, NULL, NULL},
     {O_OVERHEAD, "moveoverhead", "Move Overhead", ONLY_UCI, T_SPIN, 0, 5000, "30", NULL},
     {O_VARIANT, "UCI_Variant", "UCI_Variant", ONLY_UCI, T_COMBO, 0, 0, "xiangqi", "xiangqi"},
-    {O_NOTATION, "notation", "Notation", ONLY_UCI, T_COMBO, 0, 0, "auto", "auto iccs fairy"},
+    {O_NOTATION, "notation", "Notation", ONLY_UCI, T_COMBO, 0, 0, "iccs", "iccs fairy"},
     {O_DRAWMOVES, "drawmoves", "DrawPlies", BOTH, T_SPIN, 0, 1000, "120", NULL},
     {O_IDLE, "idle", "idle", ONLY_UCCI, T_COMBO, 0, 0, "none", Levels},
     {O_PRUNING, "pruning", "pruning", ONLY_UCCI, T_COMBO, 0, 0, "large", Levels},
@@ -68,7 +68,7 @@ void options_defaults(ProtoSettings *s) {
     memset(s, 0, sizeof *s);
     s->verdict.offer_draw = true;
     s->verdict.resign = false;
-    s->notation = NOTATION_AUTO;
+    s->notation = NOTATION_ICCS;
 }
 
 void options_print(Dialect d) {
@@ -205,9 +205,9 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_PROMOTION: s->promotion = b; break;
     case O_DRAWOFFER: s->verdict.offer_draw = b; break;
     case O_RESIGN: s->verdict.resign = b; break;
-    case O_VARIANT: s->variant_set = true; break;
+    case O_VARIANT: break; /* xiangqi is the only value */
     case O_NOTATION:
-        s->notation = !strcasecmp(value, "iccs") ? NOTATION_ICCS : !strcasecmp(value, "fairy") ? NOTATION_FAIRY : NOTATION_AUTO;
+        s->notation = !strcasecmp(value, "fairy") ? NOTATION_FAIRY : NOTATION_ICCS;
         break;
     case O_NEWGAME: return OPTION_NEWGAME;
     }
@@ -215,8 +215,5 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
 }
 
 int options_rank_base(const ProtoSettings *s, Dialect d) {
-    if (d == DIALECT_UCCI) return 0;
-    if (s->notation == NOTATION_FAIRY) return 1;
-    if (s->notation == NOTATION_ICCS) return 0;
-    return s->variant_set ? 1 : 0;
+    return d != DIALECT_UCCI && s->notation == NOTATION_FAIRY ? 1 : 0;
 }

@@ -11,16 +11,16 @@
 #include "protocol_parse.h"
 #include "protocol_verdict.h"
 
-/* Move notation of the UCI dialect: ICCS ranks 0..9 (Pikafish) or the
- * Fairy-Stockfish ranks 1..10; `auto` switches to 1..10 once the GUI sets
- * UCI_Variant, as Fairy-Stockfish-style tools do. UCCI is always ICCS. */
-typedef enum { NOTATION_AUTO = 0, NOTATION_ICCS, NOTATION_FAIRY } Notation;
+/* Move notation of the UCI dialect: ICCS ranks 0..9 (Pikafish, XBoard via
+ * uci2wb) or the Fairy-Stockfish ranks 1..10, chosen by the `Notation`
+ * option. Setting UCI_Variant does not switch: uci2wb sets it and still
+ * sends ranks 0..9. UCCI is always ICCS. */
+typedef enum { NOTATION_ICCS = 0, NOTATION_FAIRY } Notation;
 
 typedef struct {
     bool usemillisec, batch, debug, ponder, usebook, useegtb, promotion;
     VerdictRules verdict;
     Notation notation;
-    bool variant_set; /* the GUI set UCI_Variant */
 } ProtoSettings;
 
 /* What the dispatcher must do after setoption. */

@@ -72,6 +72,7 @@ static void test_depth0_mate_and_idle_stop(void **state) {
     eng_send(&e, "position fen " CHECKMATED);
     eng_send(&e, "go depth 3");
     eng_expect(&e, "nobestmove", T5s, line, sizeof line);
+    eng_settle(&e); /* a stop racing the end of a search is absorbed by it */
     eng_send(&e, "stop");
     eng_expect(&e, "nobestmove", T5s, NULL, 0);
     eng_sync(&e);

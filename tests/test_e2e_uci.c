@@ -94,8 +94,14 @@ static void test_fairy_notation(void **state) {
     Engine e;
     char line[ENG_LINE];
     eng_start_dialect(&e, "uci");
-    /* Setting UCI_Variant switches to ranks 1..10. */
+    /* UCI_Variant alone keeps ICCS ranks (uci2wb sets it and sends 0..9). */
     eng_send(&e, "setoption name UCI_Variant value xiangqi");
+    eng_send(&e, "position startpos moves h2e2");
+    eng_send(&e, "go perft 1");
+    eng_expect(&e, "a9a8: 1", T5s, NULL, 0);
+    eng_sync(&e);
+    /* Notation fairy: ranks 1..10 in and out. */
+    eng_send(&e, "setoption name Notation value fairy");
     eng_send(&e, "position startpos moves h3e3 h10g8");
     eng_send(&e, "d");
     eng_expect(&e, "Fen: ", T5s, line, sizeof line);

@@ -206,6 +206,13 @@ static inline void eng_sync(Engine *e) {
     eng_expect(e, "readyok", eng_slow(5000), NULL, 0);
 }
 
+/* Wait until any search has ended and been joined: `d` is held while the
+ * engine thinks and runs after it. */
+static inline void eng_settle(Engine *e) {
+    eng_send(e, "d");
+    eng_expect(e, "Fen: ", eng_slow(20000), NULL, 0);
+}
+
 /* Wait for the process to exit; its exit code, or -1 if it had to be killed. */
 static inline int eng_wait(Engine *e, int timeout_ms) {
     int64_t deadline = eng_now_ms() + timeout_ms;
