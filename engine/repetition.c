@@ -65,11 +65,16 @@ static bool chase_candidate(Piece a, Piece v, Square s) {
     return true;
 }
 
-/* Threats of the side to move: legal captures of unprotected chase
- * candidates, with pieces named by their identity in id[]. */
-static void find_threats(Position *sp, const uint8_t *id, ThreatList *out) {
+/* Threats of the side to move: captures of unprotected chase candidates,
+ * with pieces named by their identity in id[]. Legal captures, or with
+ * `pseudo` the pseudo-legal ones: the threats that stood before a move are
+ * taken that way, so that a side in check, whose only legal moves answer the
+ * check, does not seem to create every threat anew once out of check. */
+static void find_threats(Position *sp, const uint8_t *id, ThreatList *out, bool pseudo) {
     MoveList caps;
-    gen_captures(sp, &caps);
+    caps.count = 0;
+    if (pseudo) gen_pseudo_captures(sp, &caps);
+    else gen_captures(sp, &caps);
     out->count = 0;
     for (int i = 0; i < caps.count; i++) {
         Move m = caps.moves[i];
@@ -101,7 +106,7 @@ static Square square_of(const uint8_t *id, const Position *sp, uint8_t ident) {
 static Bitboard chased_by_last_move(Position *sp, const uint8_t *id, const ThreatList *before) {
     ThreatList after;
     pos_make_null(sp);
-    find_threats(sp, id, &after);
+    find_threats(sp, id, &after, false);
     pos_unmake_null(sp);
     Bitboard victims = 0;
     for (int i = 0; i < after.count; i++) {
@@ -139,7 +144,7 @@ RepJudgement rep_judge_cycle(const Position *pos, int start_ply) {
         Color us = sp->side;
         Move m = pos->history[ply].move;
         ThreatList before;
-        find_threats(sp, id, &before);
+        find_threats(sp, id, &before, true);
         pos_make_move(sp, m);
         id[move_to(m)] = id[move_from(m)];
         if (pos_in_check(sp)) {

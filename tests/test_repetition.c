@@ -62,6 +62,18 @@ static void perpetual_check_loses_for_the_checker(void **state) {
     assert_int_equal(rep_judge(&Pos), REP_LOSS); /* Red to move: Red is the checker */
 }
 
+static void a_threat_standing_through_checks_is_no_chase(void **state) {
+    (void)state;
+    /* Black's chariot on f3 attacks the crossed pawn on f7 throughout; while
+     * in check it may not take it, which must not make every king move look
+     * like a new threat (seen in self-play: adjudicated "both forbidden"). */
+    play("4k4/9/5P3/9/9/9/5r3/9/R8/3K5 w - - 0 1", "a1a9 e9e8 a9a8 e8e9 a8a9");
+    RepJudgement j = rep_judge_cycle(&Pos, 1);
+    assert_int_equal(j.conduct[RED], REP_CHECK);
+    assert_int_equal(j.conduct[BLACK], REP_IDLE);
+    assert_int_equal(j.verdict, REP_WIN);
+}
+
 static void perpetual_check_by_blocking_with_discovered_checks(void **state) {
     (void)state;
     /* Red starts in check from the d-file (cannon d9 over the chariot d6).
@@ -152,6 +164,7 @@ int main(void) {
         cmocka_unit_test(plain_repetition_is_a_draw),
         cmocka_unit_test(a_capture_cuts_the_lookback),
         cmocka_unit_test(perpetual_check_loses_for_the_checker),
+        cmocka_unit_test(a_threat_standing_through_checks_is_no_chase),
         cmocka_unit_test(perpetual_check_by_blocking_with_discovered_checks),
         cmocka_unit_test(horse_chasing_an_unprotected_chariot_loses),
         cmocka_unit_test(cannon_chasing_an_unprotected_chariot_loses),
