@@ -42,7 +42,7 @@ GameResult adjudicate_position(const Position *pos, const AdjudicationRules *rul
                 snprintf(reason, len, "repetition: both sides forbidden (Red %s, Black %s)", rep_conduct_name(j.conduct[RED]),
                          rep_conduct_name(j.conduct[BLACK]));
             else
-                snprintf(reason, len, "repetition (%d times) with neither side forcing it", count);
+                snprintf(reason, len, "repetition with neither side forcing it (%d times)", count);
             return RES_DRAW;
         }
         Color loser = j.verdict == REP_LOSS ? us : them;

@@ -67,7 +67,8 @@ static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
 static Config Cfg;
 static Pairing Pairs[MAX_ENGINES * (MAX_ENGINES - 1) / 2];
 static int PairCount, TotalGames, NextGame, GamesDone;
-static bool Stop;
+static bool Stop, SprtDecided;
+static Score3 SprtAt; /* the score when the SPRT decided */
 static char Fatal[512];
 static FILE *PgnFile, *LogFile;
 static int ReasonCount;
@@ -351,7 +352,13 @@ static void record_game(int game, int pair, bool a_is_red, const GameRecord *rec
         printf("\n");
         fflush(stdout);
     }
-    if (Cfg.sprt_on && PairCount == 1 && stats_sprt(p->score, Cfg.sprt) != SPRT_CONTINUE) Stop = true;
+    if (Cfg.sprt_on && PairCount == 1 && !SprtDecided && stats_sprt(p->score, Cfg.sprt) != SPRT_CONTINUE) {
+        /* Decided: start no more games. Games already running still count in
+         * the totals, but the verdict is the one reached here. */
+        SprtDecided = true;
+        SprtAt = p->score;
+        Stop = true;
+    }
 }
 
 static void *worker(void *arg) {
@@ -424,8 +431,9 @@ static void final_report(void) {
                stats_elo_error(s), 100 * stats_los(s), 100 * stats_draw_ratio(s));
     }
     if (Cfg.sprt_on && PairCount == 1) {
-        Score3 s = Pairs[0].score;
+        Score3 s = SprtDecided ? SprtAt : Pairs[0].score;
         SprtState st = stats_sprt(s, Cfg.sprt);
+        if (SprtDecided) printf("SPRT decided after %d games (+%d =%d -%d)\n", stats_games(s), s.wins, s.draws, s.losses);
         printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f [%.3f, %.3f] -> %s\n", Cfg.sprt.elo0, Cfg.sprt.elo1,
                Cfg.sprt.alpha, Cfg.sprt.beta, stats_llr(s, Cfg.sprt), stats_llr_lower(Cfg.sprt),
                stats_llr_upper(Cfg.sprt),
