@@ -82,12 +82,54 @@ static void bad_openings_file_is_reported(void **state) {
     assert_non_null(strstr(Output, "/nonexistent.epd: cannot open"));
 }
 
+/* Write a fake UCCI engine whose answer to `go` is `on_go` (shell code). */
+static void write_fake(const char *path, const char *on_go) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "while read -r line; do\n"
+            "  case \"$line\" in\n"
+            "    ucci) echo ucciok ;;\n"
+            "    isready) echo readyok ;;\n"
+            "    quit) exit 0 ;;\n"
+            "    go*) %s ;;\n"
+            "  esac\n"
+            "done\n",
+            on_go);
+    fclose(f);
+}
+
+static void illegal_moves_crashes_and_hangs_lose(void **state) {
+    (void)state;
+    char illegal[1024], hang[1024], crash[1024], args[4096];
+    snprintf(illegal, sizeof illegal, "%s/test_match_fake_illegal.sh", TUONG_BUILD_DIR);
+    snprintf(hang, sizeof hang, "%s/test_match_fake_hang.sh", TUONG_BUILD_DIR);
+    snprintf(crash, sizeof crash, "%s/test_match_fake_crash.sh", TUONG_BUILD_DIR);
+    write_fake(illegal, "echo 'info depth 1 score 5 pv a0a5'; echo 'bestmove a0a5'"); /* through the a3 pawn */
+    write_fake(hang, ":");
+    write_fake(crash, "exit 3");
+    /* Game 1: the illegal mover is Red; game 2: the hanging engine is Red. */
+    snprintf(args, sizeof args,
+             "-engine name=Bad cmd='sh %s' -engine name=Slow cmd='sh %s' -games 2 -st 0.2 -timemargin 100 "
+             "-concurrency 1",
+             illegal, hang);
+    assert_int_equal(run_match(args), 0);
+    assert_non_null(strstr(Output, "0-1 {Red (Bad) played an illegal move 'a0a5'}"));
+    assert_non_null(strstr(Output, "0-1 {Red (Slow) forfeits on time"));
+    assert_non_null(strstr(Output, "Bad vs Slow: games 2, +1 =0 -1"));
+    snprintf(args, sizeof args, "-engine name=Crash cmd='sh %s' -engine name=Bad cmd='sh %s' -games 2 -concurrency 1",
+             crash, illegal);
+    assert_int_equal(run_match(args), 0);
+    assert_non_null(strstr(Output, "0-1 {Red (Crash) crashed: exited with status 3}"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tuong_plays_itself_in_both_dialects),
         cmocka_unit_test(bad_engine_command_is_reported),
         cmocka_unit_test(silent_engine_times_out_in_the_handshake),
         cmocka_unit_test(bad_openings_file_is_reported),
+        cmocka_unit_test(illegal_moves_crashes_and_hangs_lose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -307,7 +307,7 @@ static void tally_reason(const char *reason) {
     for (const char *p = reason; *p && n < sizeof key - 1; p++) {
         if (*p == '(') depth++;
         else if (*p == ')') depth--;
-        else if (!depth) key[n++] = *p >= '0' && *p <= '9' ? '#' : *p;
+        else if (!depth && !(*p == ' ' && n && key[n - 1] == ' ')) key[n++] = *p >= '0' && *p <= '9' ? '#' : *p;
     }
     key[n] = '\0';
     for (int i = 0; i < ReasonCount; i++)
