@@ -41,6 +41,9 @@ static int pawns_only(const Material *s, int defenders) {
 }
 
 int eg_scale(const Position *pos, Color strong) {
+    /* Two or more chariots, horses and cannons: every row says "normal". */
+    Bitboard attackers = pos_pieces(pos, strong, ROOK) | pos_pieces(pos, strong, HORSE) | pos_pieces(pos, strong, CANNON);
+    if (attackers & (attackers - 1)) return SCALE_NORMAL;
     Material s = material_of(pos, strong), w = material_of(pos, (Color)!strong);
     int pieces = s.chariots + s.horses + s.cannons;
     int defenders = w.advisors + w.elephants;

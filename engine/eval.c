@@ -51,6 +51,48 @@ static inline int psqt_index(Color c, Square s) {
     return relative_rank(c, s) * 5 + (f < 4 ? f : 8 - f);
 }
 
+/* Cannon control along one line (built at start-up): for a cannon at line
+ * position i with line occupancy occ, the points beyond the first piece
+ * (the screen) up to and including the next piece. */
+static uint16_t RankControl[FILE_NB][512], FileControl[RANK_NB][1024];
+/* Material plus placement of each piece on each point: the fast path of
+ * eval_material_psqt(); the traced path adds the same weights one by one. */
+static Weight PieceSquare[PIECE_NB][SQUARE_NB];
+
+static uint16_t control_line(int at, unsigned occ, int len) {
+    uint16_t mask = 0;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int i = at + dir;
+        while (i >= 0 && i < len && !(occ & (1u << i))) i += dir;
+        for (i += dir; i >= 0 && i < len; i += dir) {
+            mask |= (uint16_t)(1u << i);
+            if (occ & (1u << i)) break;
+        }
+    }
+    return mask;
+}
+
+__attribute__((constructor)) static void eval_init(void) {
+    for (int f = 0; f < FILE_NB; f++)
+        for (unsigned occ = 0; occ < 512; occ++) RankControl[f][occ] = control_line(f, occ, FILE_NB);
+    for (int r = 0; r < RANK_NB; r++)
+        for (unsigned occ = 0; occ < 1024; occ++) FileControl[r][occ] = control_line(r, occ, RANK_NB);
+    for (Color c = RED; c <= BLACK; c++)
+        for (PieceType t = KING; t <= PAWN; t++)
+            for (Square s = 0; s < SQUARE_NB; s++) {
+                const Weight *m = &EvalW.Material[t], *p = &PsqtOf[t][psqt_index(c, s)];
+                PieceSquare[make_piece(c, t)][s] = (Weight){m->mg + p->mg, m->eg + p->eg};
+            }
+}
+
+/* Points a cannon on s controls over a screen: beyond the first piece in
+ * each direction, up to and including the next piece. */
+static inline Bitboard cannon_control(Square s, Bitboard occ, Bitboard occ_t) {
+    int f = file_of(s), r = rank_of(s);
+    return ((Bitboard)RankControl[f][bb_rank_bits(occ, r)] << (r * 9)) |
+           (FileSpread[FileControl[r][bb_file_bits(occ_t, f)]] << f);
+}
+
 static inline Bitboard file_bb(int file) { return FileSpread[0x3FF] << file; }
 static inline Bitboard rank_bb(int rank) { return (Bitboard)0x1FF << (rank * 9); }
 
@@ -64,6 +106,15 @@ static inline void palace_attack(EvalState *st, Color c, int kind, Bitboard atta
 }
 
 static void eval_material_psqt(EvalState *st, Color c) {
+    if (!st->trace) {
+        for (Bitboard b = st->pos->color_bb[c]; b;) {
+            Square s = bb_pop_lsb(&b);
+            const Weight *w = &PieceSquare[st->pos->board[s]][s];
+            st->mg[c] += w->mg;
+            st->eg[c] += w->eg;
+        }
+        return;
+    }
     for (PieceType t = KING; t <= PAWN; t++) {
         Bitboard b = pos_pieces(st->pos, c, t);
         if (t != KING) add(st, c, &EvalW.Material[t], bb_popcount(b));
@@ -119,11 +170,7 @@ static void eval_cannons(EvalState *st, Color c) {
         Square s = bb_pop_lsb(&b);
         Bitboard near = rook_attacks(s, pos->occ, pos->occ_t);
         add(st, c, &EvalW.CannonMobility[bb_popcount(near & ~pos->occ)], 1);
-        /* Lift the screens: what the cannon then reaches beyond them is
-         * what it controls (empty points and the first piece). */
-        Bitboard screens = near & pos->occ, occ = pos->occ ^ screens, occ_t = pos->occ_t;
-        for (Bitboard sc = screens; sc;) occ_t ^= transposed_bb(bb_pop_lsb(&sc));
-        Bitboard control = rook_attacks(s, occ, occ_t) & ~near;
+        Bitboard control = cannon_control(s, pos->occ, pos->occ_t);
         add(st, c, &EvalW.CannonCaptureTargets, bb_popcount(control & enemy));
         add(st, c, &EvalW.CannonPalaceControl, bb_popcount(control & PalaceBB[!c]));
         if (file_of(s) == file_of(ksq) && bb_test(near, ksq)) add(st, c, &EvalW.CannonEmptyHead, 1);

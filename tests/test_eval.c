@@ -40,6 +40,9 @@ static void check_symmetry(const Position *pos) {
     char fen[FEN_MAX];
     Score s = evaluate(pos);
     if (s <= -10000 || s >= 10000) fail_msg("score %d out of range: %s", s, fen_write(pos, fen));
+    /* The fast path (combined tables) and the traced path agree. */
+    Score traced = eval_traced(pos, &trace);
+    if (traced != s) fail_msg("traced %d != evaluate %d: %s", traced, s, fen_write(pos, fen));
     colour_mirror(pos, &twin);
     Score m = evaluate(&twin);
     if (m != s) fail_msg("colour mirror %d != %d: %s", m, s, fen_write(pos, fen));
