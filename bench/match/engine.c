@@ -122,7 +122,12 @@ int engine_read_line(Engine *e, char *line, size_t size, int64_t deadline_ms) {
                 e->buf[e->len++] = '\n';
                 continue;
             }
-            reap(e, false);
+            /* The pipe closes as the process exits; give the kernel a moment
+             * so the exit status can be reported. */
+            for (int i = 0; i < 100 && e->pid > 0; i++) {
+                reap(e, false);
+                if (e->pid > 0) usleep(2000);
+            }
             return -1;
         }
         e->len += (size_t)got;
