@@ -59,6 +59,7 @@ static struct {
     Move banned[MAX_MOVES];
     bool closing;         /* quit or end of input: read no more, stop every search */
     bool quit;            /* say bye at the end */
+    bool just_answered;   /* a search answered and no command came since */
     Session session;
 } P = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
@@ -138,12 +139,15 @@ static void on_bestmove(void *ctx, Move best, Move ponder, Score score, int dept
     Verdict v = VERDICT_NONE;
     if (s->dialect == DIALECT_UCCI && best != MOVE_NONE)
         v = verdict_decide(&P.pos, score, depth, atomic_load(&s->draw_offered), &P.settings.verdict);
-    if (best == MOVE_NONE && s->dialect != DIALECT_UCCI) out_line("info depth 0 score mate 0");
-    out_line("%s", fmt_bestmove(buf, sizeof buf, s->dialect, s->rank_base, best, ponder, v));
+    /* Flag the end before the GUI can see bestmove: whatever it sends in
+     * reply then finds the search over (the dispatcher joins this thread,
+     * so the line below is out before anything else runs). */
     pthread_mutex_lock(&P.lock);
     P.search_done = true;
     pthread_cond_broadcast(&P.cond);
     pthread_mutex_unlock(&P.lock);
+    if (best == MOVE_NONE && s->dialect != DIALECT_UCCI) out_line("info depth 0 score mate 0");
+    out_line("%s", fmt_bestmove(buf, sizeof buf, s->dialect, s->rank_base, best, ponder, v));
 }
 
 static const SearchCallbacks Callbacks = {on_info, on_currmove, on_bestmove, &P.session};
@@ -367,7 +371,8 @@ static void execute(const Command *c) {
     case CMD_HELP: cmd_help(); break;
     case CMD_PONDERHIT: break; /* nothing to hit when idle */
     case CMD_STOP:
-        if (P.dialect == DIALECT_UCCI) out_line("nobestmove");
+        /* A stop right behind a search's own answer was meant for it. */
+        if (P.dialect == DIALECT_UCCI && !P.just_answered) out_line("nobestmove");
         break;
     case CMD_QUIT: P.quit = P.closing = true; break;
     }
@@ -432,6 +437,7 @@ static void dispatch(QueuedLine *l) {
     }
     if (!P.thinking) {
         if (parse_line(l, &Cmd)) execute(&Cmd);
+        P.just_answered = false;
         free(l);
         return;
     }
@@ -453,6 +459,7 @@ static void finish_search(void) {
     P.thinking = false;
     pthread_cond_broadcast(&P.cond);
     pthread_mutex_unlock(&P.lock);
+    P.just_answered = !P.pending.head;
     drain_pending();
 }
 

@@ -132,6 +132,22 @@ static void test_batch_mode(void **state) {
     eng_finish(&e);
 }
 
+static void test_late_stop_is_absorbed(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "ucci");
+    /* A stop that crosses the search's own bestmove gets no second answer. */
+    eng_send(&e, "go depth 1");
+    eng_expect(&e, "bestmove ", T5s, NULL, 0);
+    eng_send(&e, "stop");
+    eng_send(&e, "d");
+    assert_false(eng_seen_before(&e, "nobestmove", "Fen:", T5s));
+    /* After another command, an idle stop is answered. */
+    eng_send(&e, "stop");
+    eng_expect(&e, "nobestmove", T5s, NULL, 0);
+    eng_finish(&e);
+}
+
 static void test_quit_while_thinking(void **state) {
     (void)state;
     Engine e;
@@ -181,6 +197,7 @@ int main(void) {
         cmocka_unit_test(test_ponderhit_draw),
         cmocka_unit_test(test_commands_queued_until_bestmove),
         cmocka_unit_test(test_batch_mode),
+        cmocka_unit_test(test_late_stop_is_absorbed),
         cmocka_unit_test(test_quit_while_thinking),
         cmocka_unit_test(test_end_of_input),
     };
