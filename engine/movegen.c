@@ -175,7 +175,8 @@ int gen_count_legal(const Position *pos) {
 
 bool move_is_pseudo_legal(const Position *pos, Move m) {
     Square from = move_from(m), to = move_to(m);
-    if (from >= SQUARE_NB || to >= SQUARE_NB || from == to) return false;
+    /* Bits 14-15 are unused: a move with a stray one is no move. */
+    if (m >> 14 || from >= SQUARE_NB || to >= SQUARE_NB || from == to) return false;
     Piece p = pos->board[from];
     Color us = pos->side;
     if (!p || color_of(p) != us) return false;
