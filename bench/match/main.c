@@ -35,6 +35,7 @@ static const char Usage[] =
     "  -drawoffers             honour 'bestmove ... draw' and send 'go draw' (UCCI)\n"
     "  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   stop when the SPRT decides\n"
     "  -pgnout FILE            append games as PGN\n"
+    "  -notation iccs|wxf      move notation in the PGN (default iccs)\n"
     "  -log FILE               transcript of every engine's input and output\n"
     "  -timemargin MS          grace before a time forfeit (default 200)\n"
     "  -movetimeout MS         answer limit for depth/nodes searches (default 60000)\n"
@@ -53,7 +54,7 @@ typedef struct {
     SprtParams sprt;
     char pgn_path[1024], log_path[1024];
     int handshake_ms;
-    bool quiet;
+    bool quiet, wxf;
     char tc_text[64];
 } Config;
 
@@ -268,6 +269,10 @@ static void parse_args(int argc, char **argv) {
             if (a[1] == 't') c->tc.margin_ms = k;
             else if (a[1] == 'm') c->tc.move_timeout_ms = k;
             else c->handshake_ms = (int)k;
+        } else if (!strcmp(a, "-notation")) {
+            NEED_VALUE();
+            if (strcmp(v, "iccs") && strcmp(v, "wxf")) die("-notation is iccs or wxf, not '%s'", v);
+            c->wxf = !strcmp(v, "wxf");
         } else if (!strcmp(a, "-quiet")) {
             c->quiet = true;
         } else {
@@ -341,7 +346,7 @@ static void record_game(int game, int pair, bool a_is_red, const GameRecord *rec
     GamesDone++;
     tally_reason(rec->reason);
     if (PgnFile) {
-        PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1};
+        PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1, Cfg.wxf};
         pgn_write(PgnFile, rec, &tags);
         fflush(PgnFile);
     }

@@ -1,5 +1,6 @@
 #include "pgn.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,6 +14,32 @@ static const char *termination(const GameRecord *rec) {
     if (strstr(r, "adjudicated")) return "adjudication";
     if (strstr(r, "crashed") || strstr(r, "illegal") || strstr(r, "no move")) return "rules infraction";
     return "normal";
+}
+
+/* File number as the side c reads it: 1 at its right-hand edge. */
+static int wxf_file(Color c, Square s) { return c == RED ? 9 - file_of(s) : file_of(s) + 1; }
+
+char *pgn_wxf_move(const Position *pos, Move m, char *buf) {
+    static const char Letter[TYPE_NB] = {'?', 'K', 'A', 'E', 'H', 'R', 'C', 'P'};
+    Square from = move_from(m), to = move_to(m);
+    Piece p = pos->board[from];
+    Color c = color_of(p);
+    PieceType t = type_of(p);
+    int forward = relative_rank(c, to) - relative_rank(c, from);
+    char op = forward > 0 ? '+' : forward < 0 ? '-' : '.';
+    bool straight = t == KING || t == ROOK || t == CANNON || t == PAWN;
+    int dest = straight && forward ? abs(forward) : wxf_file(c, to);
+    /* Another piece of the same kind on the same file: name this one front or rear. */
+    int same = 0, ahead = 0;
+    for (int r = 0; r < RANK_NB; r++) {
+        Square s = make_square(file_of(from), r);
+        if (s == from || pos->board[s] != p) continue;
+        same++;
+        if (relative_rank(c, s) > relative_rank(c, from)) ahead++;
+    }
+    if (same == 1) sprintf(buf, "%c%c%c%d", Letter[t], ahead ? '-' : '+', op, dest);
+    else sprintf(buf, "%c%d%c%d", Letter[t], wxf_file(c, from), op, dest);
+    return buf;
 }
 
 void pgn_write(FILE *out, const GameRecord *rec, const PgnTags *tags) {
@@ -36,12 +63,24 @@ void pgn_write(FILE *out, const GameRecord *rec, const PgnTags *tags) {
     sscanf(rec->start_fen, "%*s %c %*s %*s %*d %d", &side, &fullmove);
     bool black = side == 'b';
     int col = 0;
+    Position *pos = NULL;
+    char err[200];
+    if (tags->wxf && (!(pos = malloc(sizeof *pos)) || !fen_parse(pos, rec->start_fen, err, sizeof err))) {
+        free(pos);
+        pos = NULL;
+    }
     for (int i = 0; i < rec->ply_count; i++) {
         char text[160], mv[MOVE_TEXT_MAX];
         int n = 0;
         if (!black) n = snprintf(text, sizeof text, "%d. ", fullmove);
         else if (i == 0) n = snprintf(text, sizeof text, "%d... ", fullmove);
-        snprintf(text + n, sizeof text - (size_t)n, "%s {%s}", move_to_text(rec->moves[i], 0, mv), rec->comments[i]);
+        if (pos) {
+            pgn_wxf_move(pos, rec->moves[i], mv);
+            pos_make_move(pos, rec->moves[i]);
+        } else {
+            move_to_text(rec->moves[i], 0, mv);
+        }
+        snprintf(text + n, sizeof text - (size_t)n, "%s {%s}", mv, rec->comments[i]);
         int len = (int)strlen(text);
         if (col && col + len + 1 > 79) {
             fputc('\n', out);
@@ -56,4 +95,5 @@ void pgn_write(FILE *out, const GameRecord *rec, const PgnTags *tags) {
         black = !black;
     }
     fprintf(out, "%s{%s} %s\n\n", col ? " " : "", rec->reason, game_result_text(rec->result));
+    free(pos);
 }
