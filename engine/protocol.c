@@ -367,7 +367,7 @@ static void execute(const Command *c) {
     case CMD_NEWGAME: cmd_newgame(); break;
     case CMD_DISPLAY: board_print(&P.pos, rank_base(), out_begin()), out_end(); break;
     case CMD_EVAL: eval_trace(&P.pos, out_info_prefix(P.dialect), out_begin()), out_end(); break;
-    case CMD_BENCH: search_bench(c->u.depth ? c->u.depth : BENCH_DEFAULT_DEPTH, out_begin()), out_end(); break;
+    case CMD_BENCH: search_bench(c->u.depth, out_begin()), out_end(); break;
     case CMD_HELP: cmd_help(); break;
     case CMD_PONDERHIT: break; /* nothing to hit when idle */
     case CMD_STOP:
@@ -501,7 +501,7 @@ int protocol_loop(FILE *in, FILE *out) {
 }
 
 int protocol_bench_command(const char *depth, FILE *out) {
-    int d = BENCH_DEFAULT_DEPTH;
+    int d = 0; /* the search picks its default depth */
     if (depth) {
         char *end;
         long v = strtol(depth, &end, 10);

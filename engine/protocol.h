@@ -9,11 +9,9 @@
  */
 #include <stdio.h>
 
-enum { BENCH_DEFAULT_DEPTH = 10 };
-
 /* Run the protocol on in/out until `quit` or end of input; returns the exit
  * code (0). Call once per process. */
 int protocol_loop(FILE *in, FILE *out);
-/* `bench [depth]` (depth NULL = default): search the benchmark positions;
- * returns the exit code. */
+/* `bench [depth]` (depth NULL = the search's default depth): search the
+ * benchmark positions; returns the exit code. */
 int protocol_bench_command(const char *depth, FILE *out);

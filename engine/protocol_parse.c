@@ -367,13 +367,3 @@ ParseResult proto_parse(const char *line, int rank_base, Command *cmd, char *err
     cmd->type = CMD_UNKNOWN;
     return failf(err, errlen, PARSE_ERROR, "unknown command '%s' (try help)", tok_show(t, show, sizeof show));
 }
-
-void proto_first_word(const char *line, char *buf, size_t buflen) {
-    Lexer lx = {line};
-    Token t;
-    if (!lex_next(&lx, &t)) {
-        buf[0] = '\0';
-        return;
-    }
-    tok_show(t, buf, buflen);
-}

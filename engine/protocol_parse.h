@@ -95,6 +95,3 @@ typedef enum {
 /* Parse one line (without its newline; it may hold a CR). rank_base is 0 or
  * 1. On PARSE_WARNING or PARSE_ERROR, err holds a one-line reason. */
 ParseResult proto_parse(const char *line, int rank_base, Command *cmd, char *err, size_t errlen);
-
-/* The command's first word as typed, cleaned for an error message. */
-void proto_first_word(const char *line, char *buf, size_t buflen);

@@ -271,15 +271,6 @@ static void test_perft_and_bench(void **state) {
     assert_int_equal(parse("bench deep"), PARSE_ERROR);
 }
 
-static void test_first_word(void **state) {
-    (void)state;
-    char buf[40];
-    proto_first_word("  go depth 3", buf, sizeof buf);
-    assert_string_equal(buf, "go");
-    proto_first_word("", buf, sizeof buf);
-    assert_string_equal(buf, "");
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simple_commands),
@@ -299,7 +290,6 @@ int main(void) {
         cmocka_unit_test(test_go_uci),
         cmocka_unit_test(test_go_ignores_bad_words_with_warning),
         cmocka_unit_test(test_perft_and_bench),
-        cmocka_unit_test(test_first_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
