@@ -106,7 +106,7 @@ static bool parse_bool(const char *v, bool *out) {
     return true;
 }
 
-/* Parse a spin value and clamp it into [lo, hi] with a message. */
+/* Parse a spin value in [lo, hi]; anything else is refused with a message. */
 static bool parse_spin(Dialect d, const char *name, const char *v, long lo, long hi, long *out) {
     char *end;
     errno = 0;
@@ -116,9 +116,8 @@ static bool parse_spin(Dialect d, const char *name, const char *v, long lo, long
         return false;
     }
     if (errno || x < lo || x > hi) {
-        long c = errno ? (v[0] == '-' ? lo : hi) : (x < lo ? lo : hi);
-        out_message(d, "option %s: %.40s is out of range %ld..%ld; using %ld", name, v, lo, hi, c);
-        x = c;
+        out_error(d, "option %s: %.40s is out of range %ld..%ld; unchanged", name, v, lo, hi);
+        return false;
     }
     *out = (long)x;
     return true;
