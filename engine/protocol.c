@@ -43,23 +43,23 @@ static struct {
     /* Shared by the reader, the dispatcher and the search callbacks. */
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    LineQueue input;      /* read, not yet taken by the dispatcher */
+    LineQueue input; /* read, not yet taken by the dispatcher */
     uint64_t pushed, handled;
-    bool thinking;        /* a search runs and has not been joined */
-    bool search_done;     /* the search has sent bestmove */
-    bool batch;           /* setoption batch true: read nothing while thinking */
+    bool thinking;    /* a search runs and has not been joined */
+    bool search_done; /* the search has sent bestmove */
+    bool batch;       /* setoption batch true: read nothing while thinking */
     FILE *in;
 
     /* Dispatcher only. */
-    LineQueue pending;    /* commands held until the search ends */
+    LineQueue pending; /* commands held until the search ends */
     Dialect dialect;
     ProtoSettings settings;
     Position pos;
     int ban_count;
     Move banned[MAX_MOVES];
-    bool closing;         /* quit or end of input: read no more, stop every search */
-    bool quit;            /* say bye at the end */
-    bool just_answered;   /* a search answered and no command came since */
+    bool closing;       /* quit or end of input: read no more, stop every search */
+    bool quit;          /* say bye at the end */
+    bool just_answered; /* a search answered and no command came since */
     Session session;
 } P = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
@@ -69,8 +69,10 @@ static Command Cmd; /* the dispatcher's parse buffer (large) */
 
 static void queue_push(LineQueue *q, QueuedLine *l) {
     l->next = NULL;
-    if (q->tail) q->tail->next = l;
-    else q->head = l;
+    if (q->tail)
+        q->tail->next = l;
+    else
+        q->head = l;
     q->tail = l;
 }
 
@@ -110,7 +112,8 @@ static void *reader_main(void *arg) {
         queue_push(&P.input, l);
         P.pushed++;
         pthread_cond_broadcast(&P.cond);
-        while (ok && (P.handled < P.pushed || (P.batch && P.thinking))) pthread_cond_wait(&P.cond, &P.lock);
+        while (ok && (P.handled < P.pushed || (P.batch && P.thinking)))
+            pthread_cond_wait(&P.cond, &P.lock);
         pthread_mutex_unlock(&P.lock);
         if (!ok) break;
     }
@@ -323,8 +326,7 @@ static void cmd_banmoves(const Command *c) {
 }
 
 static void cmd_setoption(const Command *c) {
-    OptionAction a =
-        options_set(&P.settings, P.dialect, c->u.option.name, c->u.option.value, c->u.option.has_value);
+    OptionAction a = options_set(&P.settings, P.dialect, c->u.option.name, c->u.option.value, c->u.option.has_value);
     pthread_mutex_lock(&P.lock);
     P.batch = P.settings.batch;
     pthread_mutex_unlock(&P.lock);
@@ -347,14 +349,16 @@ static void cmd_help(void) {
         "Extras:   d (board), eval (evaluation by term), go perft N / perft N, bench [depth], help",
         "See docs/protocol.md for every option and reply.",
     };
-    for (size_t i = 0; i < sizeof Lines / sizeof Lines[0]; i++) out_line("%s", Lines[i]);
+    for (size_t i = 0; i < sizeof Lines / sizeof Lines[0]; i++)
+        out_line("%s", Lines[i]);
 }
 
 /* Run one command (the engine is idle, or the command may run while
  * thinking). */
 static void execute(const Command *c) {
     switch (c->type) {
-    case CMD_EMPTY: case CMD_UNKNOWN: break;
+    case CMD_EMPTY:
+    case CMD_UNKNOWN: break;
     case CMD_UCCI: cmd_hello(DIALECT_UCCI); break;
     case CMD_UCI: cmd_hello(DIALECT_UCI); break;
     case CMD_ISREADY: out_line("readyok"); break;
@@ -478,7 +482,8 @@ int protocol_loop(FILE *in, FILE *out) {
     pthread_detach(reader);
     for (;;) {
         pthread_mutex_lock(&P.lock);
-        while (!P.input.head && !P.search_done) pthread_cond_wait(&P.cond, &P.lock);
+        while (!P.input.head && !P.search_done)
+            pthread_cond_wait(&P.cond, &P.lock);
         if (P.search_done) {
             P.search_done = false;
             pthread_mutex_unlock(&P.lock);

@@ -35,10 +35,14 @@ char *fmt_info(char *buf, size_t len, Dialect d, int rank_base, const SearchInfo
     }
     append(buf, len, &pos, "info depth %d seldepth %d multipv %d score ", info->depth,
            info->seldepth > info->depth ? info->seldepth : info->depth, info->multipv > 0 ? info->multipv : 1);
-    if (score_is_mate(info->score)) append(buf, len, &pos, "mate %d", score_mate_moves(info->score));
-    else append(buf, len, &pos, "cp %d", info->score);
-    if (info->bound == BOUND_LOWER) append(buf, len, &pos, " lowerbound");
-    else if (info->bound == BOUND_UPPER) append(buf, len, &pos, " upperbound");
+    if (score_is_mate(info->score))
+        append(buf, len, &pos, "mate %d", score_mate_moves(info->score));
+    else
+        append(buf, len, &pos, "cp %d", info->score);
+    if (info->bound == BOUND_LOWER)
+        append(buf, len, &pos, " lowerbound");
+    else if (info->bound == BOUND_UPPER)
+        append(buf, len, &pos, " upperbound");
     int64_t ms = info->time_ms > 0 ? info->time_ms : 0;
     uint64_t nps = ms > 0 ? info->nodes * 1000 / (uint64_t)ms : info->nodes * 1000;
     append(buf, len, &pos, " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64, info->nodes, nps,
@@ -55,8 +59,10 @@ char *fmt_info_time(char *buf, size_t len, const SearchInfo *info) {
 char *fmt_currmove(char *buf, size_t len, Dialect d, int rank_base, Move m, int number, int depth) {
     char text[MOVE_TEXT_MAX];
     move_to_text(m, rank_base, text);
-    if (d == DIALECT_UCCI) snprintf(buf, len, "info currmove %s", text);
-    else snprintf(buf, len, "info depth %d currmove %s currmovenumber %d", depth, text, number);
+    if (d == DIALECT_UCCI)
+        snprintf(buf, len, "info currmove %s", text);
+    else
+        snprintf(buf, len, "info depth %d currmove %s currmovenumber %d", depth, text, number);
     return buf;
 }
 

@@ -12,9 +12,33 @@
 typedef enum { T_CHECK, T_SPIN, T_COMBO, T_BUTTON, T_STRING } OptionType;
 
 typedef enum {
-    O_USEMILLISEC, O_BATCH, O_DEBUG, O_PONDER, O_USEBOOK, O_USEEGTB, O_BOOKFILES, O_EGTBPATHS, O_EVALAPI,
-    O_HASH, O_THREADS, O_DRAWMOVES, O_IDLE, O_PRUNING, O_KNOWLEDGE, O_RANDOMNESS, O_STYLE, O_PROMOTION,
-    O_DRAWOFFER, O_RESIGN, O_NEWGAME, O_REPETITION, O_MULTIPV, O_OVERHEAD, O_VARIANT, O_NOTATION,
+    O_USEMILLISEC,
+    O_BATCH,
+    O_DEBUG,
+    O_PONDER,
+    O_USEBOOK,
+    O_USEEGTB,
+    O_BOOKFILES,
+    O_EGTBPATHS,
+    O_EVALAPI,
+    O_HASH,
+    O_THREADS,
+    O_DRAWMOVES,
+    O_IDLE,
+    O_PRUNING,
+    O_KNOWLEDGE,
+    O_RANDOMNESS,
+    O_STYLE,
+    O_PROMOTION,
+    O_DRAWOFFER,
+    O_RESIGN,
+    O_NEWGAME,
+    O_CLEARHASH,
+    O_REPETITION,
+    O_MULTIPV,
+    O_OVERHEAD,
+    O_VARIANT,
+    O_NOTATION,
 } OptionId;
 
 enum { ONLY_UCCI = 1, ONLY_UCI = 2, BOTH = 3, HIDDEN = 0 };
@@ -46,7 +70,8 @@ static const OptionDef Defs[] = {
     {O_HASH, "hashsize", "Hash", BOTH, T_SPIN, 0, HASH_MAX_MB, "64", NULL},
     {O_THREADS, "threads", "Threads", BOTH, T_SPIN, 0, THREADS_MAX, "1", NULL},
     {O_MULTIPV, "multipv", "MultiPV", ONLY_UCI, T_SPIN, 1, MULTIPV_MAX, "1", NULL},
-    {O_NEWGAME, "newgame", "Clear Hash", BOTH, T_BUTTON, 0, 0, NULL, NULL},
+    {O_NEWGAME, "newgame", "newgame", ONLY_UCCI, T_BUTTON, 0, 0, NULL, NULL},
+    {O_CLEARHASH, "Clear Hash", "Clear Hash", ONLY_UCI, T_BUTTON, 0, 0, NULL, NULL},
     {O_OVERHEAD, "moveoverhead", "Move Overhead", ONLY_UCI, T_SPIN, 0, 5000, "30", NULL},
     {O_VARIANT, "UCI_Variant", "UCI_Variant", ONLY_UCI, T_COMBO, 0, 0, "xiangqi", "xiangqi"},
     {O_NOTATION, "notation", "Notation", ONLY_UCI, T_COMBO, 0, 0, "iccs", "iccs fairy"},
@@ -76,8 +101,9 @@ void options_print(Dialect d) {
         const OptionDef *o = &Defs[i];
         if (!(o->shown & (d == DIALECT_UCCI ? ONLY_UCCI : ONLY_UCI))) continue;
         char line[256];
-        int n = d == DIALECT_UCCI ? snprintf(line, sizeof line, "option %s type %s", o->ucci_name, TypeNames[o->type])
-                                  : snprintf(line, sizeof line, "option name %s type %s", o->uci_name, TypeNames[o->type]);
+        int n = d == DIALECT_UCCI
+                    ? snprintf(line, sizeof line, "option %s type %s", o->ucci_name, TypeNames[o->type])
+                    : snprintf(line, sizeof line, "option name %s type %s", o->uci_name, TypeNames[o->type]);
         int min = o->min;
         if (o->id == O_HASH || o->id == O_THREADS) min = d == DIALECT_UCCI ? 0 : 1;
         if (o->type == T_SPIN) n += snprintf(line + n, sizeof line - (size_t)n, " min %d max %d", min, o->max);
@@ -100,9 +126,12 @@ static const OptionDef *find_option(const char *name) {
 }
 
 static bool parse_bool(const char *v, bool *out) {
-    if (!strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1")) *out = true;
-    else if (!strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcmp(v, "0")) *out = false;
-    else return false;
+    if (!strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1"))
+        *out = true;
+    else if (!strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcmp(v, "0"))
+        *out = false;
+    else
+        return false;
     return true;
 }
 
@@ -194,21 +223,26 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_EVALAPI:
         if (*value) out_message(d, "Tuong has no external evaluation; evalapi ignored");
         break;
-    case O_BOOKFILES: case O_EGTBPATHS: case O_REPETITION: break;
+    case O_BOOKFILES:
+    case O_EGTBPATHS:
+    case O_REPETITION: break;
     case O_HASH: set_hash(d, n); break;
     case O_THREADS: Options.threads = n < 1 ? 1 : (int)n; break;
     case O_MULTIPV: Options.multipv = (int)n; break;
     case O_OVERHEAD: Options.move_overhead_ms = (int)n; break;
     case O_DRAWMOVES: Options.draw_plies = (int)n; break;
-    case O_IDLE: case O_PRUNING: case O_KNOWLEDGE: case O_RANDOMNESS: case O_STYLE: break;
+    case O_IDLE:
+    case O_PRUNING:
+    case O_KNOWLEDGE:
+    case O_RANDOMNESS:
+    case O_STYLE: break;
     case O_PROMOTION: s->promotion = b; break;
     case O_DRAWOFFER: s->verdict.offer_draw = b; break;
     case O_RESIGN: s->verdict.resign = b; break;
     case O_VARIANT: break; /* xiangqi is the only value */
-    case O_NOTATION:
-        s->notation = !strcasecmp(value, "fairy") ? NOTATION_FAIRY : NOTATION_ICCS;
-        break;
+    case O_NOTATION: s->notation = !strcasecmp(value, "fairy") ? NOTATION_FAIRY : NOTATION_ICCS; break;
     case O_NEWGAME: return OPTION_NEWGAME;
+    case O_CLEARHASH: search_clear(); break;
     }
     return OPTION_DONE;
 }

@@ -25,10 +25,12 @@ static bool is_sep(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '
 
 /* Next token, or false at the end of the line. */
 static bool lex_next(Lexer *lx, Token *t) {
-    while (*lx->cur && is_sep(*lx->cur)) lx->cur++;
+    while (*lx->cur && is_sep(*lx->cur))
+        lx->cur++;
     if (!*lx->cur) return false;
     t->p = lx->cur;
-    while (*lx->cur && !is_sep(*lx->cur)) lx->cur++;
+    while (*lx->cur && !is_sep(*lx->cur))
+        lx->cur++;
     t->len = (size_t)(lx->cur - t->p);
     return true;
 }
@@ -44,7 +46,8 @@ static bool tok_is(Token t, const char *word) { return strlen(word) == t.len && 
 static const char *tok_show(Token t, char *buf, size_t buflen) {
     size_t n = t.len < buflen - 1 ? t.len : buflen - 1;
     if (t.len > 24 && buflen > 28) n = 24;
-    for (size_t i = 0; i < n; i++) buf[i] = isprint((unsigned char)t.p[i]) ? t.p[i] : '?';
+    for (size_t i = 0; i < n; i++)
+        buf[i] = isprint((unsigned char)t.p[i]) ? t.p[i] : '?';
     buf[n] = '\0';
     if (n < t.len && n + 3 < buflen) strcat(buf, "...");
     return buf;
@@ -64,7 +67,8 @@ static Move tok_move(Token t, int rank_base) {
     if (t.len >= sizeof buf || t.len < 4) return MOVE_NONE;
     memcpy(buf, t.p, t.len);
     buf[t.len] = '\0';
-    for (size_t i = 0; i < t.len; i++) buf[i] = (char)tolower((unsigned char)buf[i]);
+    for (size_t i = 0; i < t.len; i++)
+        buf[i] = (char)tolower((unsigned char)buf[i]);
     return move_from_text(buf, rank_base);
 }
 
@@ -147,7 +151,8 @@ static ParseResult parse_setoption(Lexer *lx, Command *cmd, char *err, size_t er
     if (uci_form && !lex_next(lx, &t)) return failf(err, errlen, PARSE_ERROR, "setoption name: the name is missing");
     size_t used = 0;
     for (;;) {
-        if (used + t.len + 2 > PROTO_NAME_MAX) return failf(err, errlen, PARSE_ERROR, "setoption: option name too long");
+        if (used + t.len + 2 > PROTO_NAME_MAX)
+            return failf(err, errlen, PARSE_ERROR, "setoption: option name too long");
         if (used) name[used++] = ' ';
         memcpy(name + used, t.p, t.len);
         used += t.len;
@@ -160,9 +165,11 @@ static ParseResult parse_setoption(Lexer *lx, Command *cmd, char *err, size_t er
     }
     /* The value is the rest of the line with its outer spaces trimmed. */
     const char *rest = lx->cur;
-    while (*rest && is_sep(*rest)) rest++;
+    while (*rest && is_sep(*rest))
+        rest++;
     size_t len = strlen(rest);
-    while (len && is_sep(rest[len - 1])) len--;
+    while (len && is_sep(rest[len - 1]))
+        len--;
     if (len >= PROTO_VALUE_MAX) return failf(err, errlen, PARSE_ERROR, "setoption %s: value too long", name);
     memcpy(value, rest, len);
     value[len] = '\0';
@@ -171,7 +178,18 @@ static ParseResult parse_setoption(Lexer *lx, Command *cmd, char *err, size_t er
 }
 
 /* Keywords of go that take one integer (milliseconds, counts, depths). */
-typedef enum { GO_DEPTH, GO_NODES, GO_MATE, GO_MOVESTOGO, GO_OPPMOVESTOGO, GO_WTIME, GO_BTIME, GO_WINC, GO_BINC, GO_MOVETIME } GoInt;
+typedef enum {
+    GO_DEPTH,
+    GO_NODES,
+    GO_MATE,
+    GO_MOVESTOGO,
+    GO_OPPMOVESTOGO,
+    GO_WTIME,
+    GO_BTIME,
+    GO_WINC,
+    GO_BINC,
+    GO_MOVETIME
+} GoInt;
 static const struct {
     const char *word;
     GoInt field;
@@ -237,9 +255,12 @@ static ParseResult parse_go(Lexer *lx, int rank_base, Command *cmd, char *err, s
             cmd->u.depth = (int)d;
             return PARSE_OK;
         }
-        if (tok_is(t, "ponder")) g->ponder = true;
-        else if (tok_is(t, "draw")) g->draw = true;
-        else if (tok_is(t, "infinite")) g->infinite = true;
+        if (tok_is(t, "ponder"))
+            g->ponder = true;
+        else if (tok_is(t, "draw"))
+            g->draw = true;
+        else if (tok_is(t, "infinite"))
+            g->infinite = true;
         else if (tok_is(t, "searchmoves")) {
             while (lex_peek(lx, &v)) {
                 Move m = tok_move(v, rank_base);
@@ -262,8 +283,10 @@ static ParseResult parse_go(Lexer *lx, int rank_base, Command *cmd, char *err, s
             }
             double d;
             int64_t n;
-            if (timef && tok_number(v, &d)) *timef = d;
-            else if (!timef && tok_int(v, GoInts[which].lo, GoInts[which].hi, &n)) go_set_int(g, GoInts[which].field, n);
+            if (timef && tok_number(v, &d))
+                *timef = d;
+            else if (!timef && tok_int(v, GoInts[which].lo, GoInts[which].hi, &n))
+                go_set_int(g, GoInts[which].field, n);
             else {
                 go_warn(&r, err, errlen, "go: ignored '%s' with a bad value", tok_show(t, show, sizeof show));
                 continue; /* leave the bad value to be read (and reported) as a word */
@@ -311,9 +334,8 @@ static const struct {
     const char *word;
     CommandType type;
 } Simple[] = {
-    {"ucci", CMD_UCCI},         {"uci", CMD_UCI},   {"isready", CMD_ISREADY}, {"stop", CMD_STOP},
-    {"quit", CMD_QUIT},         {"ucinewgame", CMD_NEWGAME}, {"d", CMD_DISPLAY}, {"eval", CMD_EVAL},
-    {"help", CMD_HELP},
+    {"ucci", CMD_UCCI},          {"uci", CMD_UCI},   {"isready", CMD_ISREADY}, {"stop", CMD_STOP}, {"quit", CMD_QUIT},
+    {"ucinewgame", CMD_NEWGAME}, {"d", CMD_DISPLAY}, {"eval", CMD_EVAL},       {"help", CMD_HELP},
 };
 
 ParseResult proto_parse(const char *line, int rank_base, Command *cmd, char *err, size_t errlen) {

@@ -21,8 +21,8 @@
 typedef enum { DIALECT_NONE = 0, DIALECT_UCCI, DIALECT_UCI } Dialect;
 
 typedef enum {
-    CMD_EMPTY = 0,  /* blank line */
-    CMD_UNKNOWN,    /* not a command we know */
+    CMD_EMPTY = 0, /* blank line */
+    CMD_UNKNOWN,   /* not a command we know */
     CMD_UCCI,
     CMD_UCI,
     CMD_ISREADY,
@@ -30,13 +30,13 @@ typedef enum {
     CMD_POSITION,
     CMD_BANMOVES,
     CMD_GO,
-    CMD_PERFT,      /* go perft N, or perft N */
+    CMD_PERFT, /* go perft N, or perft N */
     CMD_PONDERHIT,
     CMD_STOP,
     CMD_PROBE,
     CMD_QUIT,
-    CMD_NEWGAME,    /* ucinewgame */
-    CMD_DISPLAY,    /* d */
+    CMD_NEWGAME, /* ucinewgame */
+    CMD_DISPLAY, /* d */
     CMD_EVAL,
     CMD_BENCH,
     CMD_HELP,
@@ -55,9 +55,9 @@ typedef struct {
 
 typedef struct {
     bool ponder, draw, infinite;
-    int depth;                 /* -1 = not given */
-    uint64_t nodes;            /* 0 = not given */
-    int mate;                  /* 0 = not given */
+    int depth;                   /* -1 = not given */
+    uint64_t nodes;              /* 0 = not given */
+    int mate;                    /* 0 = not given */
     int movestogo, oppmovestogo; /* 0 = not given */
     /* UCCI, in the GUI's unit; < 0 = not given */
     double time, increment, opptime, oppincrement;
@@ -70,19 +70,19 @@ typedef struct {
 typedef struct {
     CommandType type;
     union {
-        PositionSpec position;  /* CMD_POSITION, CMD_PROBE */
-        GoSpec go;              /* CMD_GO */
+        PositionSpec position; /* CMD_POSITION, CMD_PROBE */
+        GoSpec go;             /* CMD_GO */
         struct {
             char name[PROTO_NAME_MAX]; /* words joined by one space */
             char value[PROTO_VALUE_MAX];
             bool has_value;
-        } option;               /* CMD_SETOPTION */
+        } option; /* CMD_SETOPTION */
         struct {
             int count;
             Move moves[MAX_MOVES];
-        } banmoves;             /* CMD_BANMOVES */
-        bool draw;              /* CMD_PONDERHIT: ponderhit draw */
-        int depth;              /* CMD_PERFT, CMD_BENCH (0 = default) */
+        } banmoves; /* CMD_BANMOVES */
+        bool draw;  /* CMD_PONDERHIT: ponderhit draw */
+        int depth;  /* CMD_PERFT, CMD_BENCH (0 = default) */
     } u;
 } Command;
 

@@ -6,7 +6,8 @@
 static bool ensure(InputLine *line, size_t need) {
     if (need <= line->cap) return true;
     size_t cap = line->cap ? line->cap : 256;
-    while (cap < need) cap *= 2;
+    while (cap < need)
+        cap *= 2;
     char *p = realloc(line->text, cap);
     if (!p) return false;
     line->text = p;

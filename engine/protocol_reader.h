@@ -13,11 +13,11 @@
 enum { READER_LINE_MAX = 1 << 20 };
 
 typedef struct {
-    char *text;     /* NUL-terminated, without the newline; owned by the reader */
-    size_t len;     /* bytes before the terminator (NUL bytes inside count) */
+    char *text; /* NUL-terminated, without the newline; owned by the reader */
+    size_t len; /* bytes before the terminator (NUL bytes inside count) */
     size_t cap;
-    bool has_nul;   /* the line held a NUL byte */
-    bool too_long;  /* the line was longer than READER_LINE_MAX and was dropped */
+    bool has_nul;  /* the line held a NUL byte */
+    bool too_long; /* the line was longer than READER_LINE_MAX and was dropped */
 } InputLine;
 
 /* Read the next line into line (reusing its buffer); false at end of input. */

@@ -85,7 +85,8 @@ static char *shuffle_line(const char *head, size_t count) {
     char *line = malloc(strlen(head) + count * 5 + 1);
     strcpy(line, head);
     char *p = line + strlen(line);
-    for (size_t i = 0; i < count; i++, p += 5) memcpy(p, Cycle[i % 4], 5);
+    for (size_t i = 0; i < count; i++, p += 5)
+        memcpy(p, Cycle[i % 4], 5);
     *p = '\0';
     return line;
 }
@@ -98,12 +99,14 @@ static void test_long_lines(void **state) {
     /* 100 KB of garbage: one error line, nothing split into commands. */
     size_t big = 100 * 1024;
     char *garbage = malloc(big + 1);
-    for (size_t i = 0; i < big; i++) garbage[i] = i % 7 == 6 ? ' ' : (char)('a' + i % 26);
+    for (size_t i = 0; i < big; i++)
+        garbage[i] = i % 7 == 6 ? ' ' : (char)('a' + i % 26);
     garbage[big] = '\n';
     eng_write(&e, garbage, big + 1);
     assert_int_equal(count_until_ready(&e, "info string error: "), 1);
     /* 100 KB garbage made of real commands words: still one line, one error. */
-    for (size_t i = 0; i + 8 < big; i += 8) memcpy(garbage + i, "isready ", 8);
+    for (size_t i = 0; i + 8 < big; i += 8)
+        memcpy(garbage + i, "isready ", 8);
     memcpy(garbage, "bogus   ", 8);
     eng_write(&e, garbage, big + 1);
     assert_int_equal(count_until_ready(&e, "info string error: "), 1);
@@ -150,7 +153,7 @@ static void test_bad_positions_uci(void **state) {
         "position fen xyz",
         "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w", /* kings face each other */
         "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7 e2e9",
-        "position startpos moves b9c7",           /* Black's move with Red to play */
+        "position startpos moves b9c7", /* Black's move with Red to play */
         "position startpos moves h2e2 h2e2",
     };
     for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
@@ -194,8 +197,8 @@ static void test_command_line(void **state) {
     assert_int_equal(run_cli((const char *const[]){"perft", "2", NULL}, out, sizeof out), 0);
     assert_non_null(strstr(out, "h2e2: 45\n"));
     assert_non_null(strstr(out, "\nNodes searched: 1920\n"));
-    assert_int_equal(run_cli((const char *const[]){"perft", "1", "4k4/9/9/9/9/9/9/9/9/3K5", "w", NULL}, out, sizeof out),
-                     0);
+    assert_int_equal(
+        run_cli((const char *const[]){"perft", "1", "4k4/9/9/9/9/9/9/9/9/3K5", "w", NULL}, out, sizeof out), 0);
     assert_non_null(strstr(out, "Nodes searched: 1\n"));
     assert_int_equal(run_cli((const char *const[]){"perft", "x", NULL}, out, sizeof out), 2);
     assert_int_equal(run_cli((const char *const[]){"--frobnicate", NULL}, out, sizeof out), 2);
@@ -207,8 +210,8 @@ static void test_command_line(void **state) {
 int main(void) {
     T5s = eng_slow(5000);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_garbage_lines), cmocka_unit_test(test_crlf_case_spaces),
-        cmocka_unit_test(test_nul_bytes),     cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_garbage_lines),     cmocka_unit_test(test_crlf_case_spaces),
+        cmocka_unit_test(test_nul_bytes),         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_bad_positions_uci), cmocka_unit_test(test_command_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,9 +4,9 @@
 #include "engine_proc.h"
 
 /* Red to move, Red's rooks and king against a lone black king. */
-#define MATED_BLACK "4k4/R8/8R/9/9/9/9/9/9/3K5 b"          /* Black must play e9f9 and is mated next move */
-#define CHECKMATED "3k5/9/9/9/9/9/9/9/4R4/3RK4 b"           /* Black to move has no legal move */
-#define HORSE_VS_ROOK "4k4/9/9/9/5r3/9/9/9/N8/3K5 w"        /* Red is worse, little material */
+#define MATED_BLACK "4k4/R8/8R/9/9/9/9/9/9/3K5 b"    /* Black must play e9f9 and is mated next move */
+#define CHECKMATED "3k5/9/9/9/9/9/9/9/4R4/3RK4 b"    /* Black to move has no legal move */
+#define HORSE_VS_ROOK "4k4/9/9/9/5r3/9/9/9/N8/3K5 w" /* Red is worse, little material */
 
 static int T5s;
 
@@ -17,12 +17,12 @@ static void test_handshake_and_options(void **state) {
     eng_send(&e, "ucci");
     eng_expect(&e, "id name Tuong", T5s, NULL, 0);
     static const char *const Wanted[] = {
-        "option usemillisec type check", "option batch type check", "option debug type check",
-        "option ponder type check", "option usebook type check", "option useegtb type check",
-        "option bookfiles type string", "option egtbpaths type string", "option evalapi type string",
-        "option hashsize type spin", "option threads type spin", "option newgame type button",
-        "option idle type combo", "option pruning type combo", "option knowledge type combo",
-        "option randomness type combo", "option style type combo", "option promotion type check",
+        "option usemillisec type check", "option batch type check",      "option debug type check",
+        "option ponder type check",      "option usebook type check",    "option useegtb type check",
+        "option bookfiles type string",  "option egtbpaths type string", "option evalapi type string",
+        "option hashsize type spin",     "option threads type spin",     "option newgame type button",
+        "option idle type combo",        "option pruning type combo",    "option knowledge type combo",
+        "option randomness type combo",  "option style type combo",      "option promotion type check",
     };
     bool seen[sizeof Wanted / sizeof Wanted[0]] = {0};
     char line[ENG_LINE];
@@ -239,10 +239,14 @@ static void test_absurd_options(void **state) {
 int main(void) {
     T5s = eng_slow(5000);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_handshake_and_options), cmocka_unit_test(test_go_depth_and_infos),
-        cmocka_unit_test(test_depth0_mate_and_idle_stop), cmocka_unit_test(test_rejected_position_keeps_old),
-        cmocka_unit_test(test_banmoves), cmocka_unit_test(test_usemillisec_units),
-        cmocka_unit_test(test_draw_and_resign_tokens), cmocka_unit_test(test_probe_and_newgame),
+        cmocka_unit_test(test_handshake_and_options),
+        cmocka_unit_test(test_go_depth_and_infos),
+        cmocka_unit_test(test_depth0_mate_and_idle_stop),
+        cmocka_unit_test(test_rejected_position_keeps_old),
+        cmocka_unit_test(test_banmoves),
+        cmocka_unit_test(test_usemillisec_units),
+        cmocka_unit_test(test_draw_and_resign_tokens),
+        cmocka_unit_test(test_probe_and_newgame),
         cmocka_unit_test(test_absurd_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,9 +15,13 @@ static void test_handshake(void **state) {
     eng_expect(&e, "id name Tuong", T5s, NULL, 0);
     eng_expect(&e, "id author ", T5s, NULL, 0);
     static const char *const Wanted[] = {
-        "option name Hash type spin",     "option name Threads type spin", "option name Ponder type check",
-        "option name MultiPV type spin",  "option name Clear Hash type button",
-        "option name Move Overhead type spin", "option name UCI_Variant type combo var xiangqi default xiangqi",
+        "option name Hash type spin",
+        "option name Threads type spin",
+        "option name Ponder type check",
+        "option name MultiPV type spin",
+        "option name Clear Hash type button",
+        "option name Move Overhead type spin",
+        "option name UCI_Variant type combo var xiangqi default xiangqi",
     };
     bool seen[sizeof Wanted / sizeof Wanted[0]] = {0};
     char line[ENG_LINE];
@@ -44,8 +48,8 @@ static void test_go_depth_info_fields(void **state) {
     eng_send(&e, "position startpos moves h2e2");
     eng_send(&e, "go depth 3");
     eng_expect(&e, "info depth 3 ", eng_slow(20000), line, sizeof line);
-    static const char *const Fields[] = {" seldepth ", " multipv 1 ", " score ", " nodes ", " nps ",
-                                         " hashfull ", " time ", " pv "};
+    static const char *const Fields[] = {" seldepth ", " multipv 1 ", " score ", " nodes ",
+                                         " nps ",      " hashfull ",  " time ",  " pv "};
     for (size_t i = 0; i < sizeof Fields / sizeof Fields[0]; i++)
         if (!strstr(line, Fields[i])) fail_msg("'%s' lacks '%s'", line, Fields[i]);
     assert_true(strstr(line, " score cp ") || strstr(line, " score mate "));
@@ -153,6 +157,11 @@ static void test_extras(void **state) {
     Engine e;
     char line[ENG_LINE];
     eng_start_dialect(&e, "uci");
+    eng_send(&e, "position startpos moves h2e2");
+    eng_send(&e, "setoption name Clear Hash"); /* clears the table, keeps the position */
+    eng_send(&e, "d");
+    eng_expect(&e, "Fen: ", T5s, line, sizeof line);
+    assert_string_equal(line, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
     eng_send(&e, "position startpos");
     eng_send(&e, "go perft 2");
     eng_expect(&e, "Nodes searched: 1920", T5s, NULL, 0);
@@ -177,9 +186,12 @@ static void test_extras(void **state) {
 int main(void) {
     T5s = eng_slow(5000);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_handshake),        cmocka_unit_test(test_go_depth_info_fields),
-        cmocka_unit_test(test_clock_and_searchmoves), cmocka_unit_test(test_no_legal_move),
-        cmocka_unit_test(test_fairy_notation),   cmocka_unit_test(test_absurd_options_uci),
+        cmocka_unit_test(test_handshake),
+        cmocka_unit_test(test_go_depth_info_fields),
+        cmocka_unit_test(test_clock_and_searchmoves),
+        cmocka_unit_test(test_no_legal_move),
+        cmocka_unit_test(test_fairy_notation),
+        cmocka_unit_test(test_absurd_options_uci),
         cmocka_unit_test(test_extras),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,8 +13,15 @@
 static char buf[FORMAT_LINE_MAX];
 
 static SearchInfo sample_info(Score score, Bound bound) {
-    SearchInfo info = {.depth = 7, .seldepth = 12, .multipv = 1, .score = score, .bound = bound, .nodes = 50000,
-                       .time_ms = 250, .hashfull = 17, .pv_length = 2};
+    SearchInfo info = {.depth = 7,
+                       .seldepth = 12,
+                       .multipv = 1,
+                       .score = score,
+                       .bound = bound,
+                       .nodes = 50000,
+                       .time_ms = 250,
+                       .hashfull = 17,
+                       .pv_length = 2};
     info.pv[0] = move_from_text("h2e2", 0);
     info.pv[1] = move_from_text("h9g7", 0);
     return info;
@@ -64,15 +71,19 @@ static void test_currmove(void **state) {
 static void test_bestmove(void **state) {
     (void)state;
     Move a = move_from_text("h2e2", 0), b = move_from_text("h9g7", 0);
-    assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCCI, 0, a, b, VERDICT_NONE), "bestmove h2e2 ponder h9g7");
-    assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCCI, 0, a, MOVE_NONE, VERDICT_DRAW), "bestmove h2e2 draw");
+    assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCCI, 0, a, b, VERDICT_NONE),
+                        "bestmove h2e2 ponder h9g7");
+    assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCCI, 0, a, MOVE_NONE, VERDICT_DRAW),
+                        "bestmove h2e2 draw");
     assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCCI, 0, a, b, VERDICT_RESIGN),
                         "bestmove h2e2 ponder h9g7 resign");
-    assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCCI, 0, MOVE_NONE, MOVE_NONE, VERDICT_NONE), "nobestmove");
+    assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCCI, 0, MOVE_NONE, MOVE_NONE, VERDICT_NONE),
+                        "nobestmove");
     assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCI, 0, MOVE_NONE, MOVE_NONE, VERDICT_NONE),
                         "bestmove (none)");
     /* UCI has no draw or resign tokens. */
-    assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCI, 1, a, b, VERDICT_DRAW), "bestmove h3e3 ponder h10g8");
+    assert_string_equal(fmt_bestmove(buf, sizeof buf, DIALECT_UCI, 1, a, b, VERDICT_DRAW),
+                        "bestmove h3e3 ponder h10g8");
 }
 
 static void test_pophash(void **state) {
@@ -174,10 +185,14 @@ static void test_reader_nul_and_long_lines(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_info_uci),     cmocka_unit_test(test_info_uci_mate),
-        cmocka_unit_test(test_info_ucci),    cmocka_unit_test(test_currmove),
-        cmocka_unit_test(test_bestmove),     cmocka_unit_test(test_pophash),
-        cmocka_unit_test(test_verdicts),     cmocka_unit_test(test_reader_lines),
+        cmocka_unit_test(test_info_uci),
+        cmocka_unit_test(test_info_uci_mate),
+        cmocka_unit_test(test_info_ucci),
+        cmocka_unit_test(test_currmove),
+        cmocka_unit_test(test_bestmove),
+        cmocka_unit_test(test_pophash),
+        cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_reader_lines),
         cmocka_unit_test(test_reader_nul_and_long_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

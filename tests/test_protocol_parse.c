@@ -20,10 +20,22 @@ static void test_simple_commands(void **state) {
         const char *line;
         CommandType type;
     } Cases[] = {
-        {"ucci", CMD_UCCI},       {"uci", CMD_UCI},          {"isready", CMD_ISREADY},  {"stop", CMD_STOP},
-        {"quit", CMD_QUIT},       {"ucinewgame", CMD_NEWGAME}, {"d", CMD_DISPLAY},      {"eval", CMD_EVAL},
-        {"help", CMD_HELP},       {"ponderhit", CMD_PONDERHIT}, {"", CMD_EMPTY},        {"   \t ", CMD_EMPTY},
-        {"\r", CMD_EMPTY},        {"ISREADY", CMD_ISREADY},  {"  IsReady \r", CMD_ISREADY}, {"UCCI", CMD_UCCI},
+        {"ucci", CMD_UCCI},
+        {"uci", CMD_UCI},
+        {"isready", CMD_ISREADY},
+        {"stop", CMD_STOP},
+        {"quit", CMD_QUIT},
+        {"ucinewgame", CMD_NEWGAME},
+        {"d", CMD_DISPLAY},
+        {"eval", CMD_EVAL},
+        {"help", CMD_HELP},
+        {"ponderhit", CMD_PONDERHIT},
+        {"", CMD_EMPTY},
+        {"   \t ", CMD_EMPTY},
+        {"\r", CMD_EMPTY},
+        {"ISREADY", CMD_ISREADY},
+        {"  IsReady \r", CMD_ISREADY},
+        {"UCCI", CMD_UCCI},
     };
     for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
         assert_int_equal(parse(Cases[i].line), PARSE_OK);
@@ -119,7 +131,8 @@ static void test_position_too_many_moves(void **state) {
     char *line = malloc(32 + count * 5);
     strcpy(line, "position startpos moves");
     char *p = line + strlen(line);
-    for (size_t i = 0; i < count; i++, p += 5) memcpy(p, i % 2 ? " b9c7" : " b0c2", 5);
+    for (size_t i = 0; i < count; i++, p += 5)
+        memcpy(p, i % 2 ? " b9c7" : " b0c2", 5);
     *p = '\0';
     assert_int_equal(parse(line), PARSE_ERROR);
     assert_non_null(strstr(err, "more than"));

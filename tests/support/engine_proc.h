@@ -42,7 +42,8 @@ static inline int64_t eng_now_ms(void) {
 
 static inline void eng_sleep_ms(int ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) && errno == EINTR) {}
+    while (nanosleep(&ts, &ts) && errno == EINTR) {
+    }
 }
 
 /* Timeouts stretch in sanitizer/debug builds. */
@@ -69,7 +70,8 @@ static inline void eng_start_args(Engine *e, const char *const *args) {
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
         const char *argv[16] = {TUONG_BINARY};
         int n = 1;
-        for (; args && args[n - 1] && n < 15; n++) argv[n] = args[n - 1];
+        for (; args && args[n - 1] && n < 15; n++)
+            argv[n] = args[n - 1];
         argv[n] = NULL;
         execv(TUONG_BINARY, (char *const *)argv);
         _exit(127);
@@ -120,7 +122,8 @@ static inline void eng_log(Engine *e, const char *line) {
 static inline void eng_dump(const Engine *e) {
     int first = e->log_n > ENG_LOG ? e->log_n - ENG_LOG : 0;
     print_message("last engine lines:\n");
-    for (int i = first; i < e->log_n; i++) print_message("  | %s\n", e->log[i % ENG_LOG]);
+    for (int i = first; i < e->log_n; i++)
+        print_message("  | %s\n", e->log[i % ENG_LOG]);
 }
 
 /* Next line within timeout_ms, into line; false on timeout or EOF. */
@@ -147,8 +150,10 @@ static inline bool eng_read_line(Engine *e, char *line, size_t size, int timeout
         if (r <= 0) return false;
         if (e->len == ENG_BUF) fail_msg("engine line longer than %d bytes", ENG_BUF);
         ssize_t got = read(e->from, e->buf + e->len, ENG_BUF - e->len);
-        if (got <= 0) e->eof = true;
-        else e->len += (size_t)got;
+        if (got <= 0)
+            e->eof = true;
+        else
+            e->len += (size_t)got;
     }
 }
 
