@@ -82,8 +82,9 @@ static void bad_openings_file_is_reported(void **state) {
     assert_non_null(strstr(Output, "/nonexistent.epd: cannot open"));
 }
 
-/* Write a fake UCCI engine whose answer to `go` is `on_go` (shell code). */
-static void write_fake(const char *path, const char *on_go) {
+/* Write a fake UCCI engine whose answer to `go` is `on_go` (shell code);
+ * `extra` may add case branches before it. */
+static void write_fake_cases(const char *path, const char *extra, const char *on_go) {
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f,
@@ -92,11 +93,31 @@ static void write_fake(const char *path, const char *on_go) {
             "    ucci) echo ucciok ;;\n"
             "    isready) echo readyok ;;\n"
             "    quit) exit 0 ;;\n"
+            "%s"
             "    go*) %s ;;\n"
             "  esac\n"
             "done\n",
-            on_go);
+            extra, on_go);
     fclose(f);
+}
+
+static void write_fake(const char *path, const char *on_go) { write_fake_cases(path, "", on_go); }
+
+static void draw_offers_are_accepted_by_agreement(void **state) {
+    (void)state;
+    char path[1024], args[4096];
+    snprintf(path, sizeof path, "%s/test_match_fake_draw.sh", TUONG_BUILD_DIR);
+    /* Red offers with its first move; Black, asked with `go draw`, accepts. */
+    write_fake_cases(path, "    'go draw'*) echo 'bestmove h9g7 draw' ;;\n", "echo 'bestmove h2e2 draw'");
+    snprintf(args, sizeof args, "-engine name=X cmd='sh %s' -engine name=Y cmd='sh %s' -games 2 -drawoffers -concurrency 1",
+             path, path);
+    assert_int_equal(run_match(args), 0);
+    assert_non_null(strstr(Output, "Game 1/2 X vs Y: 1/2-1/2 {draw by agreement}, 1 plies"));
+    /* Without -drawoffers the offer is ignored and Black's move is played. */
+    snprintf(args, sizeof args, "-engine name=X cmd='sh %s' -engine name=Y cmd='sh %s' -games 2 -concurrency 1", path,
+             path);
+    assert_int_equal(run_match(args), 0);
+    assert_null(strstr(Output, "draw by agreement"));
 }
 
 static void illegal_moves_crashes_and_hangs_lose(void **state) {
@@ -130,6 +151,7 @@ int main(void) {
         cmocka_unit_test(silent_engine_times_out_in_the_handshake),
         cmocka_unit_test(bad_openings_file_is_reported),
         cmocka_unit_test(illegal_moves_crashes_and_hangs_lose),
+        cmocka_unit_test(draw_offers_are_accepted_by_agreement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
