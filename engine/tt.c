@@ -1,0 +1,107 @@
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(TTEntry) == 12, "TT entry layout");
+_Static_assert(sizeof(TTBucket) == 64, "TT bucket is one cache line");
+
+static struct {
+    TTBucket *buckets;
+    uint64_t count;
+    uint8_t generation;
+} TT;
+
+static inline TTBucket *bucket_of(Key key) {
+    return &TT.buckets[(uint64_t)(((unsigned __int128)key * TT.count) >> 64)];
+}
+
+bool tt_resize(size_t mb) {
+    uint64_t count = (uint64_t)mb * 1024 * 1024 / sizeof(TTBucket);
+    if (count < 1) count = 1;
+    TTBucket *b = aligned_alloc(64, count * sizeof(TTBucket));
+    if (!b) return false;
+    free(TT.buckets);
+    TT.buckets = b;
+    TT.count = count;
+    tt_clear();
+    return true;
+}
+
+void tt_clear(void) {
+    if (TT.buckets) memset(TT.buckets, 0, TT.count * sizeof(TTBucket));
+    TT.generation = 0;
+}
+
+void tt_free(void) {
+    free(TT.buckets);
+    TT.buckets = NULL;
+    TT.count = 0;
+}
+
+void tt_new_search(void) { TT.generation = (uint8_t)(TT.generation + TT_GEN_STEP); }
+
+void tt_prefetch(Key key) { __builtin_prefetch(bucket_of(key)); }
+
+bool tt_probe(Key key, int ply, TTHit *hit) {
+    TTEntry *e = bucket_of(key)->entry;
+    uint32_t key32 = (uint32_t)key;
+    for (int i = 0; i < TT_BUCKET_SIZE; i++) {
+        if (e[i].key32 != key32 || !e[i].depth) continue;
+        /* Refresh the age so the entry survives this search. */
+        e[i].genbound = (uint8_t)(TT.generation | (e[i].genbound & 3));
+        hit->found = true;
+        hit->move = e[i].move;
+        hit->score = score_from_tt(e[i].score, ply);
+        hit->eval = e[i].eval;
+        hit->depth = e[i].depth - TT_DEPTH_OFFSET;
+        hit->bound = (Bound)(e[i].genbound & 3);
+        return true;
+    }
+    hit->found = false;
+    hit->move = MOVE_NONE;
+    hit->score = hit->eval = SCORE_NONE;
+    hit->depth = -TT_DEPTH_OFFSET;
+    hit->bound = BOUND_NONE;
+    return false;
+}
+
+/* Replacement value: deep and recent entries are worth keeping. */
+static inline int entry_worth(const TTEntry *e) {
+    int age = (uint8_t)(TT.generation - (e->genbound & TT_GEN_MASK)) / TT_GEN_STEP;
+    return e->depth - 4 * age;
+}
+
+void tt_store(Key key, int ply, Move move, Score score, Score eval, Depth depth, Bound bound) {
+    TTEntry *e = bucket_of(key)->entry;
+    uint32_t key32 = (uint32_t)key;
+    TTEntry *slot = &e[0];
+    for (int i = 0; i < TT_BUCKET_SIZE; i++) {
+        if (e[i].key32 == key32 || !e[i].depth) {
+            slot = &e[i];
+            break;
+        }
+        if (entry_worth(&e[i]) < entry_worth(slot)) slot = &e[i];
+    }
+    bool same = slot->key32 == key32 && slot->depth;
+    if (move != MOVE_NONE || !same) slot->move = move;
+    /* Keep a deeper result for the same position unless the new one is exact. */
+    if (same && bound != BOUND_EXACT && depth + TT_DEPTH_OFFSET + 3 < slot->depth &&
+        (slot->genbound & TT_GEN_MASK) == TT.generation)
+        return;
+    slot->key32 = key32;
+    slot->score = (int16_t)score_to_tt(score, ply);
+    slot->eval = (int16_t)eval;
+    int d = depth + TT_DEPTH_OFFSET;
+    slot->depth = (uint8_t)(d < 1 ? 1 : d > 255 ? 255 : d);
+    slot->genbound = (uint8_t)(TT.generation | bound);
+}
+
+int tt_hashfull(void) {
+    if (!TT.buckets) return 0;
+    int used = 0, sampled = 0;
+    for (uint64_t b = 0; b < TT.count && sampled < 1000; b++)
+        for (int i = 0; i < TT_BUCKET_SIZE; i++, sampled++)
+            used += TT.buckets[b].entry[i].depth && (TT.buckets[b].entry[i].genbound & TT_GEN_MASK) == TT.generation;
+    return sampled ? used * 1000 / sampled : 0;
+}

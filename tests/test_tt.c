@@ -1,0 +1,109 @@
+/* Transposition table: store/probe round trips, mate-score adjustment,
+ * replacement, resizing and clearing. */
+#include "test_support.h"
+
+#include <string.h>
+
+#include "search.h"
+#include "tt.h"
+
+static void test_store_probe_round_trip(void **state) {
+    (void)state;
+    assert_true(tt_resize(1));
+    Key key = 0x123456789ABCDEF0ULL;
+    TTHit hit;
+    assert_false(tt_probe(key, 0, &hit));
+    tt_store(key, 0, make_move(10, 19), 123, -45, 7, BOUND_LOWER);
+    assert_true(tt_probe(key, 0, &hit));
+    assert_int_equal(hit.move, make_move(10, 19));
+    assert_int_equal(hit.score, 123);
+    assert_int_equal(hit.eval, -45);
+    assert_int_equal(hit.depth, 7);
+    assert_int_equal(hit.bound, BOUND_LOWER);
+    /* A different key in the same bucket is not confused with it. */
+    assert_false(tt_probe(key ^ 1, 0, &hit));
+}
+
+static void test_mate_scores_are_node_relative(void **state) {
+    (void)state;
+    assert_true(tt_resize(1));
+    Key key = 0xDEADBEEFCAFEF00DULL;
+    /* Found at ply 5: we mate at root ply 9, i.e. 4 plies from this node. */
+    tt_store(key, 5, MOVE_NONE, SCORE_MATE - 9, SCORE_NONE, 3, BOUND_EXACT);
+    TTHit hit;
+    assert_true(tt_probe(key, 2, &hit));
+    assert_int_equal(hit.score, SCORE_MATE - 6); /* still 4 plies from the node */
+    tt_store(key, 3, MOVE_NONE, -(SCORE_MATE - 8), SCORE_NONE, 3, BOUND_EXACT);
+    assert_true(tt_probe(key, 10, &hit));
+    assert_int_equal(hit.score, -(SCORE_MATE - 15));
+    assert_int_equal(score_from_tt(score_to_tt(250, 17), 17), 250);
+    assert_int_equal(score_to_tt(SCORE_MATE - 3, 2), SCORE_MATE - 1);
+    assert_int_equal(score_to_tt(-(SCORE_MATE - 3), 2), -(SCORE_MATE - 1));
+}
+
+static void test_move_kept_when_storing_without_one(void **state) {
+    (void)state;
+    assert_true(tt_resize(1));
+    Key key = 42;
+    tt_store(key, 0, make_move(1, 2), 10, 10, 4, BOUND_EXACT);
+    tt_store(key, 0, MOVE_NONE, 20, 10, 5, BOUND_UPPER);
+    TTHit hit;
+    assert_true(tt_probe(key, 0, &hit));
+    assert_int_equal(hit.move, make_move(1, 2));
+    assert_int_equal(hit.score, 20);
+}
+
+static void test_bucket_replacement_keeps_the_deep_entry(void **state) {
+    (void)state;
+    assert_true(tt_resize(0)); /* one bucket: every key collides */
+    tt_store(1, 0, MOVE_NONE, 1, 0, 30, BOUND_EXACT);
+    for (Key k = 2; k < 40; k++) tt_store(k << 40, 0, MOVE_NONE, 1, 0, 1, BOUND_EXACT);
+    TTHit hit;
+    assert_true(tt_probe(1, 0, &hit));
+    assert_int_equal(hit.depth, 30);
+    assert_true(tt_probe(39ULL << 40, 0, &hit));
+}
+
+static void test_clear_and_hashfull(void **state) {
+    (void)state;
+    assert_true(tt_resize(1));
+    tt_new_search();
+    assert_int_equal(tt_hashfull(), 0);
+    for (Key k = 1; k < 200000; k++) tt_store(k * 0x9E3779B97F4A7C15ULL, 0, MOVE_NONE, 0, 0, 1, BOUND_EXACT);
+    assert_true(tt_hashfull() > 500);
+    tt_clear();
+    assert_int_equal(tt_hashfull(), 0);
+    TTHit hit;
+    assert_false(tt_probe(0x9E3779B97F4A7C15ULL, 0, &hit));
+}
+
+static void test_failed_resize_keeps_the_old_table(void **state) {
+    (void)state;
+    assert_true(tt_resize(1));
+    tt_store(77, 0, make_move(3, 4), 5, 5, 3, BOUND_EXACT);
+    assert_false(tt_resize((size_t)1 << 40)); /* an exabyte: cannot be had */
+    TTHit hit;
+    assert_true(tt_probe(77, 0, &hit));
+    assert_int_equal(hit.move, make_move(3, 4));
+    /* Through the search interface too: Options.hash_mb unchanged. */
+    search_init();
+    int before = Options.hash_mb;
+    assert_true(search_resize_hash(2));
+    assert_int_equal(Options.hash_mb, 2);
+    assert_false(search_resize_hash(1 << 30));
+    assert_int_equal(Options.hash_mb, 2);
+    assert_true(search_resize_hash(before));
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_store_probe_round_trip),
+        cmocka_unit_test(test_mate_scores_are_node_relative),
+        cmocka_unit_test(test_move_kept_when_storing_without_one),
+        cmocka_unit_test(test_bucket_replacement_keeps_the_deep_entry),
+        cmocka_unit_test(test_clear_and_hashfull),
+        cmocka_unit_test(test_failed_resize_keeps_the_old_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
