@@ -1,0 +1,11 @@
+#pragma once
+/* Checks a move would give, computed before making it, so the search can
+ * spare checking moves from pruning without a make/unmake. */
+#include <stdbool.h>
+
+#include "move.h"
+#include "position.h"
+
+/* Would pseudo-legal move m leave the opponent's king attacked (directly,
+ * or by a discovered chariot, cannon, or horse whose leg was freed)? */
+bool move_gives_check(const Position *pos, Move m);

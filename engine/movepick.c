@@ -1,0 +1,191 @@
+#include "movepick.h"
+
+#include <stddef.h>
+
+#include "movegen.h"
+#include "see.h"
+
+static inline int mvv_lva(const Position *pos, Move m) {
+    return SeeValue[type_of(pos->board[move_to(m)])] * 16 - SeeValue[type_of(pos->board[move_from(m)])] / 16;
+}
+
+static inline int quiet_score(const MovePicker *mp, Move m) {
+    Square from = move_from(m), to = move_to(m);
+    Piece p = mp->pos->board[from];
+    int s = (*mp->history)[mp->pos->side][from][to];
+    if (mp->cont[0]) s += (*mp->cont[0])[p][to];
+    if (mp->cont[1]) s += (*mp->cont[1])[p][to];
+    return s;
+}
+
+void mp_init(MovePicker *mp, const Position *pos, Move tt_move, const Move killers[2], Move counter,
+             const ButterflyHistory *history, const PieceToHistory *cont0, const PieceToHistory *cont1) {
+    mp->pos = pos;
+    mp->history = history;
+    mp->cont[0] = cont0;
+    mp->cont[1] = cont1;
+    mp->skip_quiets = false;
+    mp->cur = mp->bad_count = mp->bad_cur = 0;
+    mp->list.count = 0;
+    mp->tt_move = tt_move != MOVE_NONE && move_is_pseudo_legal(pos, tt_move) ? tt_move : MOVE_NONE;
+    mp->killers[0] = killers[0];
+    mp->killers[1] = killers[1];
+    mp->counter = counter;
+    if (pos_in_check(pos))
+        mp->stage = mp->tt_move ? STAGE_EVASION_TT : STAGE_GEN_EVASIONS;
+    else
+        mp->stage = mp->tt_move ? STAGE_TT : STAGE_GEN_CAPTURES;
+}
+
+void mp_init_qsearch(MovePicker *mp, const Position *pos, Move tt_move, const ButterflyHistory *history) {
+    static const Move NoKillers[2] = {MOVE_NONE, MOVE_NONE};
+    mp_init(mp, pos, tt_move, NoKillers, MOVE_NONE, history, NULL, NULL);
+    if (pos_in_check(pos)) return;
+    mp->tt_move = mp->tt_move && move_is_capture(pos, mp->tt_move) ? mp->tt_move : MOVE_NONE;
+    mp->stage = mp->tt_move ? STAGE_QS_TT : STAGE_QS_GEN_CAPTURES;
+}
+
+/* Index of the best-scored move from mp->cur on, swapped to mp->cur. */
+static Move pick_best(MovePicker *mp) {
+    int best = mp->cur;
+    for (int i = mp->cur + 1; i < mp->list.count; i++)
+        if (mp->scores[i] > mp->scores[best]) best = i;
+    Move m = mp->list.moves[best];
+    int s = mp->scores[best];
+    mp->list.moves[best] = mp->list.moves[mp->cur];
+    mp->scores[best] = mp->scores[mp->cur];
+    mp->list.moves[mp->cur] = m;
+    mp->scores[mp->cur] = s;
+    mp->cur++;
+    return m;
+}
+
+/* Sort list[from..count) by score, highest first (insertion sort: the
+ * lists are short and often nearly ordered). */
+static void sort_moves(MovePicker *mp, int from) {
+    for (int i = from + 1; i < mp->list.count; i++) {
+        Move m = mp->list.moves[i];
+        int s = mp->scores[i], j = i - 1;
+        for (; j >= from && mp->scores[j] < s; j--) {
+            mp->list.moves[j + 1] = mp->list.moves[j];
+            mp->scores[j + 1] = mp->scores[j];
+        }
+        mp->list.moves[j + 1] = m;
+        mp->scores[j + 1] = s;
+    }
+}
+
+static void score_captures(MovePicker *mp) {
+    for (int i = 0; i < mp->list.count; i++) mp->scores[i] = mvv_lva(mp->pos, mp->list.moves[i]);
+}
+
+/* A killer or countermove worth trying: a fresh quiet move of this position. */
+static bool good_refutation(const MovePicker *mp, Move m) {
+    return m != MOVE_NONE && m != mp->tt_move && move_is_pseudo_legal(mp->pos, m) && !move_is_capture(mp->pos, m);
+}
+
+static bool is_refutation(const MovePicker *mp, Move m) {
+    return m == mp->killers[0] || m == mp->killers[1] || m == mp->counter;
+}
+
+Move mp_next(MovePicker *mp) {
+    Move m;
+    switch (mp->stage) {
+    case STAGE_TT:
+        mp->stage = STAGE_GEN_CAPTURES;
+        return mp->tt_move;
+    case STAGE_GEN_CAPTURES:
+        mp->list.count = mp->cur = 0;
+        gen_pseudo_captures(mp->pos, &mp->list);
+        score_captures(mp);
+        mp->stage = STAGE_GOOD_CAPTURES;
+        /* fall through */
+    case STAGE_GOOD_CAPTURES:
+        while (mp->cur < mp->list.count) {
+            m = pick_best(mp);
+            if (m == mp->tt_move) continue;
+            if (see_ge(mp->pos, m, 0)) return m;
+            mp->bad[mp->bad_count++] = m;
+        }
+        mp->stage = STAGE_KILLER1;
+        /* fall through */
+    case STAGE_KILLER1:
+        mp->stage = STAGE_KILLER2;
+        if (!mp->skip_quiets && good_refutation(mp, mp->killers[0])) return mp->killers[0];
+        /* fall through */
+    case STAGE_KILLER2:
+        mp->stage = STAGE_COUNTER;
+        if (!mp->skip_quiets && mp->killers[1] != mp->killers[0] && good_refutation(mp, mp->killers[1]))
+            return mp->killers[1];
+        /* fall through */
+    case STAGE_COUNTER:
+        mp->stage = STAGE_GEN_QUIETS;
+        if (!mp->skip_quiets && mp->counter != mp->killers[0] && mp->counter != mp->killers[1] &&
+            good_refutation(mp, mp->counter))
+            return mp->counter;
+        /* fall through */
+    case STAGE_GEN_QUIETS:
+        mp->list.count = mp->cur = 0;
+        if (!mp->skip_quiets) {
+            gen_pseudo_quiets(mp->pos, &mp->list);
+            for (int i = 0; i < mp->list.count; i++) mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
+            sort_moves(mp, 0);
+        }
+        mp->stage = STAGE_QUIETS;
+        /* fall through */
+    case STAGE_QUIETS:
+        while (!mp->skip_quiets && mp->cur < mp->list.count) {
+            m = mp->list.moves[mp->cur++];
+            if (m != mp->tt_move && !is_refutation(mp, m)) return m;
+        }
+        mp->stage = STAGE_BAD_CAPTURES;
+        /* fall through */
+    case STAGE_BAD_CAPTURES:
+        if (mp->bad_cur < mp->bad_count) return mp->bad[mp->bad_cur++];
+        mp->stage = STAGE_DONE;
+        return MOVE_NONE;
+
+    case STAGE_EVASION_TT:
+        mp->stage = STAGE_GEN_EVASIONS;
+        return mp->tt_move;
+    case STAGE_GEN_EVASIONS:
+        mp->list.count = mp->cur = 0;
+        gen_pseudo_captures(mp->pos, &mp->list);
+        score_captures(mp);
+        for (int i = 0; i < mp->list.count; i++) mp->scores[i] += 1 << 20;
+        {
+            int start = mp->list.count;
+            gen_pseudo_quiets(mp->pos, &mp->list);
+            for (int i = start; i < mp->list.count; i++) mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
+        }
+        mp->stage = STAGE_EVASIONS;
+        /* fall through */
+    case STAGE_EVASIONS:
+        while (mp->cur < mp->list.count) {
+            m = pick_best(mp);
+            if (m != mp->tt_move) return m;
+        }
+        mp->stage = STAGE_DONE;
+        return MOVE_NONE;
+
+    case STAGE_QS_TT:
+        mp->stage = STAGE_QS_GEN_CAPTURES;
+        return mp->tt_move;
+    case STAGE_QS_GEN_CAPTURES:
+        mp->list.count = mp->cur = 0;
+        gen_pseudo_captures(mp->pos, &mp->list);
+        score_captures(mp);
+        mp->stage = STAGE_QS_CAPTURES;
+        /* fall through */
+    case STAGE_QS_CAPTURES:
+        while (mp->cur < mp->list.count) {
+            m = pick_best(mp);
+            if (m != mp->tt_move) return m;
+        }
+        mp->stage = STAGE_DONE;
+        return MOVE_NONE;
+
+    case STAGE_DONE: break;
+    }
+    return MOVE_NONE;
+}
