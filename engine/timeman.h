@@ -1,0 +1,34 @@
+#pragma once
+/*
+ * Time management. From the clock state the manager derives a soft limit
+ * (do not start another iteration after it, scaled each iteration by how
+ * settled the search is) and a hard limit (abort the search at once). Times
+ * are milliseconds since the clock started (search start, or ponderhit).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "search.h"
+
+typedef struct {
+    bool timed;         /* any time limit at all */
+    int64_t soft_ms;    /* base soft limit before per-iteration scaling */
+    int64_t hard_ms;    /* never search longer than this */
+    double stability;   /* running count of best-move changes (decays) */
+    int64_t scaled_ms;  /* the soft limit after the last tm_update() */
+} TimeManager;
+
+/* Budget for one move. `overhead_ms` is kept back from every limit; with
+ * `ponder_enabled` the soft limit is a little larger (the opponent's time
+ * is partly ours). */
+void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool ponder_enabled);
+
+/* After iteration `depth`: `best_changes` root best-move changes during it,
+ * the score drop from the previous iteration (positive = worse, in score
+ * units), and the share (0..1) of nodes spent under the best move. */
+void tm_update(TimeManager *tm, int depth, int best_changes, Score score_drop, double best_node_share);
+
+/* Should no new iteration start at `elapsed_ms`? */
+bool tm_soft_exceeded(const TimeManager *tm, int64_t elapsed_ms);
+/* Must the search stop now? */
+bool tm_hard_exceeded(const TimeManager *tm, int64_t elapsed_ms);

@@ -1,0 +1,104 @@
+/* Time management: budgets stay inside the clock in every time control. */
+#include "test_support.h"
+
+#include <string.h>
+
+#include "timeman.h"
+
+static SearchLimits clock_limits(int64_t time_ms, int64_t inc_ms, int movestogo) {
+    SearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.time_ms = time_ms;
+    l.inc_ms = inc_ms;
+    l.movestogo = movestogo;
+    l.opp_time_ms = -1;
+    return l;
+}
+
+static void test_movetime_is_fixed(void **state) {
+    (void)state;
+    SearchLimits l = clock_limits(-1, 0, 0);
+    l.movetime_ms = 500;
+    TimeManager tm;
+    tm_init(&tm, &l, 30, false);
+    assert_true(tm.timed);
+    assert_int_equal(tm.soft_ms, 470);
+    assert_int_equal(tm.hard_ms, 470);
+    assert_false(tm_hard_exceeded(&tm, 469));
+    assert_true(tm_hard_exceeded(&tm, 470));
+}
+
+static void test_no_clock_means_no_limit(void **state) {
+    (void)state;
+    SearchLimits l = clock_limits(-1, 0, 0);
+    TimeManager tm;
+    tm_init(&tm, &l, 30, false);
+    assert_false(tm.timed);
+    assert_false(tm_hard_exceeded(&tm, 1000000));
+    l = clock_limits(10000, 0, 0);
+    l.infinite = true;
+    tm_init(&tm, &l, 30, false);
+    assert_false(tm.timed);
+}
+
+/* 1 s + 0.01 s per move: a whole game of short moves fits in the clock. */
+static void test_fast_increment_game_never_flags(void **state) {
+    (void)state;
+    int64_t clock = 1000;
+    for (int move = 0; move < 300; move++) {
+        SearchLimits l = clock_limits(clock, 10, 0);
+        TimeManager tm;
+        tm_init(&tm, &l, 30, false);
+        assert_true(tm.hard_ms >= 1);
+        assert_true(tm.hard_ms <= clock - 30 || tm.hard_ms == 1);
+        /* The worst case: every move runs to the hard limit. */
+        clock -= tm.hard_ms;
+        assert_true(clock > 0);
+        clock += 10;
+    }
+}
+
+static void test_movestogo_one_keeps_a_margin(void **state) {
+    (void)state;
+    SearchLimits l = clock_limits(2000, 0, 1);
+    TimeManager tm;
+    tm_init(&tm, &l, 30, false);
+    assert_true(tm.hard_ms < 2000 - 30);
+    assert_true(tm.soft_ms <= tm.hard_ms);
+    assert_true(tm.soft_ms >= 500); /* and uses a fair share of it */
+}
+
+static void test_scaling_stays_under_hard_limit(void **state) {
+    (void)state;
+    SearchLimits l = clock_limits(60000, 0, 0);
+    TimeManager tm;
+    tm_init(&tm, &l, 30, false);
+    int64_t base = tm.soft_ms;
+    tm_update(&tm, 10, 0, 0, 0.95); /* one clearly best move: less time */
+    assert_true(tm.scaled_ms < base);
+    tm_update(&tm, 11, 5, 300, 0.2); /* unstable and falling: more time */
+    assert_true(tm.scaled_ms > base);
+    assert_true(tm.scaled_ms <= tm.hard_ms);
+}
+
+static void test_ponder_gives_a_little_more(void **state) {
+    (void)state;
+    SearchLimits l = clock_limits(60000, 1000, 0);
+    TimeManager a, b;
+    tm_init(&a, &l, 30, false);
+    tm_init(&b, &l, 30, true);
+    assert_true(b.soft_ms > a.soft_ms);
+    assert_true(b.hard_ms <= 60000 - 30);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_movetime_is_fixed),
+        cmocka_unit_test(test_no_clock_means_no_limit),
+        cmocka_unit_test(test_fast_increment_game_never_flags),
+        cmocka_unit_test(test_movestogo_one_keeps_a_margin),
+        cmocka_unit_test(test_scaling_stays_under_hard_limit),
+        cmocka_unit_test(test_ponder_gives_a_little_more),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
