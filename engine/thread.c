@@ -1,0 +1,66 @@
+#include "thread.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_THREADS = 256 };
+
+static SearchThread *Threads[MAX_THREADS];
+static int Count;
+
+static void clear_thread(SearchThread *t) {
+    memset(t->history, 0, sizeof t->history);
+    memset(t->counter, 0, sizeof t->counter);
+    memset(t->cont, 0, sizeof t->cont);
+}
+
+bool threads_resize(int n) {
+    if (n < 1) n = 1;
+    if (n > MAX_THREADS) n = MAX_THREADS;
+    for (int i = Count; i < n; i++) {
+        SearchThread *t = aligned_alloc(64, (sizeof(SearchThread) + 63) / 64 * 64);
+        if (!t) {
+            for (int j = Count; j < i; j++) free(Threads[j]);
+            return false;
+        }
+        memset(t, 0, sizeof *t);
+        t->id = i;
+        Threads[i] = t;
+    }
+    for (int i = n; i < Count; i++) {
+        free(Threads[i]);
+        Threads[i] = NULL;
+    }
+    Count = n;
+    return true;
+}
+
+int threads_count(void) { return Count; }
+
+SearchThread *thread_at(int i) { return Threads[i]; }
+
+void threads_launch_helpers(void *(*fn)(void *)) {
+    for (int i = 1; i < Count; i++) pthread_create(&Threads[i]->handle, NULL, fn, Threads[i]);
+}
+
+void threads_join_helpers(void) {
+    for (int i = 1; i < Count; i++) pthread_join(Threads[i]->handle, NULL);
+}
+
+void threads_clear(void) {
+    for (int i = 0; i < Count; i++) clear_thread(Threads[i]);
+}
+
+void threads_free(void) {
+    for (int i = 0; i < Count; i++) {
+        free(Threads[i]);
+        Threads[i] = NULL;
+    }
+    Count = 0;
+}
+
+uint64_t threads_nodes(void) {
+    uint64_t n = 0;
+    for (int i = 0; i < Count; i++) n += thread_nodes(Threads[i]);
+    return n;
+}

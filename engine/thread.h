@@ -1,0 +1,78 @@
+#pragma once
+/*
+ * Search threads: each owns a copy of the root position, its node counter,
+ * its history tables and its search stack; all share the transposition
+ * table. Thread 0 is the main thread (it reports and decides when to stop);
+ * the others are lazy-SMP helpers that search the same root.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "movepick.h"
+#include "position.h"
+#include "score.h"
+#include "search.h"
+
+/* ss - STACK_OFFSET .. ss - 1 are sentinels so ss[-2] is always valid. */
+enum { STACK_OFFSET = 4, STACK_SIZE = MAX_PLY + STACK_OFFSET + 2 };
+
+typedef struct {
+    int ply;
+    Move move;                 /* move made from this node (MOVE_NULL for a null move) */
+    Move killers[2];
+    Score static_eval;
+    PieceToHistory *cont_hist; /* continuation row of `move` */
+    int pv_length;
+    Move pv[MAX_PLY];
+} SearchStack;
+
+typedef struct {
+    Move move;
+    Score score;      /* this iteration's score, -SCORE_INFINITE if not (yet) searched */
+    Score prev_score; /* the previous iteration's */
+    Bound bound;
+    int seldepth;
+    uint64_t nodes;   /* nodes spent under this move in the current search */
+    int pv_length;
+    Move pv[MAX_PLY];
+} RootMove;
+
+typedef struct {
+    int id;
+    pthread_t handle;
+    atomic_uint_fast64_t nodes; /* written by this thread only, read by the main thread */
+    int seldepth;
+    int root_depth, completed_depth;
+    int pv_index; /* MultiPV line being searched */
+    int best_changes;
+    int root_count;
+    RootMove root_moves[MAX_MOVES];
+    ButterflyHistory history;
+    CounterMoveTable counter;
+    ContinuationHistory cont;
+    SearchStack stack[STACK_SIZE];
+    Position pos;
+} SearchThread;
+
+/* Make `n` threads exist (at least 1); false (and the old set kept) if
+ * memory is short. */
+bool threads_resize(int n);
+int threads_count(void);
+SearchThread *thread_at(int i);
+/* Run fn(thread) on threads 1..count-1 in new pthreads / join them. */
+void threads_launch_helpers(void *(*fn)(void *));
+void threads_join_helpers(void);
+/* Forget all learnt move-ordering statistics. */
+void threads_clear(void);
+/* Free everything (shutdown). */
+void threads_free(void);
+/* Nodes searched by all threads. */
+uint64_t threads_nodes(void);
+
+static inline void thread_add_node(SearchThread *t) {
+    atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+static inline uint64_t thread_nodes(SearchThread *t) { return atomic_load_explicit(&t->nodes, memory_order_relaxed); }
