@@ -8,7 +8,7 @@
 #include "thread.h"
 #include "tt.h"
 
-enum { BENCH_DEFAULT_DEPTH = 10, BENCH_HASH_MB = 16 };
+enum { BENCH_FALLBACK_DEPTH = 10, BENCH_HASH_MB = 16 };
 
 /* Openings (start, ECCO lines, book exits), middlegames, endgames (most
  * from the perft suite) and a few composed mates. */
@@ -65,7 +65,7 @@ static int64_t bench_now_ms(void) {
 }
 
 uint64_t search_bench(int depth, FILE *out) {
-    if (depth <= 0) depth = BENCH_DEFAULT_DEPTH;
+    if (depth <= 0) depth = BENCH_FALLBACK_DEPTH;
     search_init();
     search_wait();
     SearchOptions saved = Options;
@@ -80,11 +80,11 @@ uint64_t search_bench(int depth, FILE *out) {
     limits.time_ms = limits.opp_time_ms = -1;
     static Position pos;
     uint64_t nodes = 0;
+    search_clear();
     int64_t start = bench_now_ms();
     for (size_t i = 0; i < sizeof BenchFens / sizeof *BenchFens; i++) {
         char err[200];
         if (!fen_parse(&pos, BenchFens[i], err, sizeof err)) continue;
-        search_clear();
         search_start(&pos, &limits, &cb);
         search_wait();
         nodes += threads_nodes();

@@ -2,6 +2,7 @@
 
 #include <stddef.h>
 
+#include "checks.h"
 #include "movegen.h"
 #include "see.h"
 
@@ -84,6 +85,11 @@ static bool good_refutation(const MovePicker *mp, Move m) {
     return m != MOVE_NONE && m != mp->tt_move && move_is_pseudo_legal(mp->pos, m) && !move_is_capture(mp->pos, m);
 }
 
+/* Once the search skips quiet moves, it still wants the checking ones. */
+static inline bool wanted_quiet(const MovePicker *mp, Move m) {
+    return !mp->skip_quiets || move_gives_check(mp->pos, m);
+}
+
 static bool is_refutation(const MovePicker *mp, Move m) {
     return m == mp->killers[0] || m == mp->killers[1] || m == mp->counter;
 }
@@ -111,32 +117,32 @@ Move mp_next(MovePicker *mp) {
         /* fall through */
     case STAGE_KILLER1:
         mp->stage = STAGE_KILLER2;
-        if (!mp->skip_quiets && good_refutation(mp, mp->killers[0])) return mp->killers[0];
+        if (good_refutation(mp, mp->killers[0]) && wanted_quiet(mp, mp->killers[0])) return mp->killers[0];
         /* fall through */
     case STAGE_KILLER2:
         mp->stage = STAGE_COUNTER;
-        if (!mp->skip_quiets && mp->killers[1] != mp->killers[0] && good_refutation(mp, mp->killers[1]))
+        if (mp->killers[1] != mp->killers[0] && good_refutation(mp, mp->killers[1]) && wanted_quiet(mp, mp->killers[1]))
             return mp->killers[1];
         /* fall through */
     case STAGE_COUNTER:
         mp->stage = STAGE_GEN_QUIETS;
-        if (!mp->skip_quiets && mp->counter != mp->killers[0] && mp->counter != mp->killers[1] &&
-            good_refutation(mp, mp->counter))
+        if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1] && good_refutation(mp, mp->counter) &&
+            wanted_quiet(mp, mp->counter))
             return mp->counter;
         /* fall through */
     case STAGE_GEN_QUIETS:
         mp->list.count = mp->cur = 0;
+        gen_pseudo_quiets(mp->pos, &mp->list);
         if (!mp->skip_quiets) {
-            gen_pseudo_quiets(mp->pos, &mp->list);
             for (int i = 0; i < mp->list.count; i++) mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
             sort_moves(mp, 0);
         }
         mp->stage = STAGE_QUIETS;
         /* fall through */
     case STAGE_QUIETS:
-        while (!mp->skip_quiets && mp->cur < mp->list.count) {
+        while (mp->cur < mp->list.count) {
             m = mp->list.moves[mp->cur++];
-            if (m != mp->tt_move && !is_refutation(mp, m)) return m;
+            if (m != mp->tt_move && !is_refutation(mp, m) && wanted_quiet(mp, m)) return m;
         }
         mp->stage = STAGE_BAD_CAPTURES;
         /* fall through */

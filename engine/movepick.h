@@ -6,7 +6,9 @@
  * In check every evasion is scored at once (captures first). Quiescence
  * gets the TT move if it captures, then the captures by MVV-LVA.
  *
- * Moves come out pseudo-legal: the caller checks pos_move_is_safe().
+ * Moves come out pseudo-legal: the caller checks pos_move_is_safe(). Once
+ * the caller sets skip_quiets (late-move or futility pruning), only quiet
+ * moves that give check still come out.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -16,6 +16,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "movepick.h"
+#include "repetition.h"
 #include "see.h"
 #include "thread.h"
 #include "timeman.h"
@@ -114,21 +115,14 @@ static inline bool enter_node(SearchThread *t, const SearchStack *ss) {
 /* ---------------------------------------------------------------------- */
 /* Draw and repetition rules                                               */
 
-/* Did every move of `side`'s in the cycle of `length` plies ending at the
- * current position give check? `first` is 0 for the side not to move (it
- * made the last move), 1 for the side to move. */
-static bool checked_every_move(const Position *pos, int length, int first) {
-    for (int d = first; d < length; d += 2)
-        if (!pos->history[pos->game_ply - d].in_check) return false;
-    return true;
-}
-
 /*
  * The verdict of the game rules on the current position, for the side to
  * move: SCORE_NONE when play goes on. The no-capture limit is a draw. A
  * repetition of an earlier position since the last capture (and not across
- * a null move) is judged on the cycle: the side that checked with every move
- * while the other did not loses; otherwise it is a draw.
+ * a null move) goes to the Asian-rules judge (repetition.h): perpetual check
+ * or chase loses for the side doing it, anything else is a draw. Rule wins
+ * and losses score like a mate at this ply so the search avoids them as
+ * firmly as a mate.
  */
 static Score rule_verdict(const Position *pos, int ply) {
     const StateInfo *st = pos_state(pos);
@@ -137,11 +131,11 @@ static Score rule_verdict(const Position *pos, int ply) {
     for (int d = 1; d <= window; d++) {
         if (pos->history[pos->game_ply - d + 1].move == MOVE_NULL) break;
         if (d < 4 || (d & 1) || pos->history[pos->game_ply - d].key != st->key) continue;
-        bool they_check = checked_every_move(pos, d, 0);
-        bool we_check = checked_every_move(pos, d, 1);
-        if (they_check && !we_check) return mate_in(ply);
-        if (we_check && !they_check) return mated_in(ply);
-        return SCORE_DRAW;
+        switch (rep_judge_cycle(pos, pos->game_ply - d).verdict) {
+        case REP_WIN: return mate_in(ply);
+        case REP_LOSS: return mated_in(ply);
+        default: return SCORE_DRAW;
+        }
     }
     return SCORE_NONE;
 }
@@ -423,21 +417,19 @@ static Score search(SearchThread *t, SearchStack *ss, Score alpha, Score beta, D
         if (root && t->id == 0 && S.cb.currmove && now_ms() - S.start_ms > CURRMOVE_AFTER_MS)
             S.cb.currmove(S.cb.ctx, m, move_count + t->pv_index, depth);
 
-        // Step 11. Shallow-depth pruning
+        // Step 11. Shallow-depth pruning (never of checking moves)
         int reduction = Reductions[imin(depth, 63)][imin(move_count, 63)];
-        if (!root && !in_check && best > -SCORE_MATE_IN_MAX && !move_gives_check(pos, m)) {
+        if (!root && !in_check && best > -SCORE_MATE_IN_MAX) {
             Depth lmr_depth = imax(0, depth - 1 - reduction);
             if (!capture) {
-                if (late_move_prune_ok(depth, move_count, improving)) {
+                if ((late_move_prune_ok(depth, move_count, improving) ||
+                     futility_prune_ok(lmr_depth, ss->static_eval, alpha)) &&
+                    !move_gives_check(pos, m)) {
                     mp.skip_quiets = true;
                     continue;
                 }
-                if (futility_prune_ok(lmr_depth, ss->static_eval, alpha)) {
-                    mp.skip_quiets = true;
-                    continue;
-                }
-                if (see_quiet_prune_ok(pos, m, lmr_depth)) continue;
-            } else if (see_capture_prune_ok(pos, m, depth)) {
+                if (see_quiet_prune_ok(pos, m, lmr_depth) && !move_gives_check(pos, m)) continue;
+            } else if (see_capture_prune_ok(pos, m, depth) && !move_gives_check(pos, m)) {
                 continue;
             }
         }

@@ -1,5 +1,6 @@
 #include "tt.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ static inline TTBucket *bucket_of(Key key) {
 }
 
 bool tt_resize(size_t mb) {
+    if (mb > SIZE_MAX / (1024 * 1024)) return false;
     uint64_t count = (uint64_t)mb * 1024 * 1024 / sizeof(TTBucket);
     if (count < 1) count = 1;
     TTBucket *b = aligned_alloc(64, count * sizeof(TTBucket));
