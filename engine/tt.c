@@ -8,6 +8,7 @@ _Static_assert(sizeof(TTEntry) == 12, "TT entry layout");
 _Static_assert(sizeof(TTBucket) == 64, "TT bucket is one cache line");
 
 static struct {
+    void *memory; /* what calloc returned; buckets is it rounded up to 64 */
     TTBucket *buckets;
     uint64_t count;
     uint8_t generation;
@@ -17,26 +18,36 @@ static inline TTBucket *bucket_of(Key key) {
     return &TT.buckets[(uint64_t)(((unsigned __int128)key * TT.count) >> 64)];
 }
 
+/* Zeroed memory for `count` buckets. calloc hands large blocks out as fresh
+ * zero pages, so a big table costs no time until it is used. */
+static bool allocate(uint64_t count) {
+    void *memory = calloc(1, count * sizeof(TTBucket) + 63);
+    if (!memory) return false;
+    free(TT.memory);
+    TT.memory = memory;
+    TT.buckets = (TTBucket *)(((uintptr_t)memory + 63) & ~(uintptr_t)63);
+    TT.count = count;
+    return true;
+}
+
 bool tt_resize(size_t mb) {
-    if (mb > SIZE_MAX / (1024 * 1024)) return false;
+    if (mb > SIZE_MAX / (1024 * 1024) / 2) return false;
     uint64_t count = (uint64_t)mb * 1024 * 1024 / sizeof(TTBucket);
     if (count < 1) count = 1;
-    TTBucket *b = aligned_alloc(64, count * sizeof(TTBucket));
-    if (!b) return false;
-    free(TT.buckets);
-    TT.buckets = b;
-    TT.count = count;
-    tt_clear();
+    if (!allocate(count)) return false;
+    TT.generation = 0;
     return true;
 }
 
 void tt_clear(void) {
-    if (TT.buckets) memset(TT.buckets, 0, TT.count * sizeof(TTBucket));
+    /* A fresh allocation is cheaper than touching every page of a big table. */
+    if (TT.buckets && !allocate(TT.count)) memset(TT.buckets, 0, TT.count * sizeof(TTBucket));
     TT.generation = 0;
 }
 
 void tt_free(void) {
-    free(TT.buckets);
+    free(TT.memory);
+    TT.memory = NULL;
     TT.buckets = NULL;
     TT.count = 0;
 }

@@ -101,7 +101,7 @@ static void test_mates_found_with_exact_score(void **state) {
         sscanf(bm + 4, "%15[^;]", want);
         must_parse(&pos, line);
         SearchLimits l = no_limits();
-        l.depth = 2 * dm + 5;
+        l.depth = 2 * dm + 6;
         search_clear();
         run(&pos, &l);
         char got[MOVE_TEXT_MAX];
