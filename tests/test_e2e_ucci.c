@@ -236,6 +236,35 @@ static void test_absurd_options(void **state) {
     eng_finish(&e);
 }
 
+/* A hash the machine cannot give: an error line, the old table kept, the
+ * engine still searching. (Not under ASan, which needs the address space.) */
+static void test_hash_allocation_failure(void **state) {
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    skip();
+#else
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_full(&e, NULL, "ulimit -v 1500000;");
+    eng_send(&e, "ucci");
+    eng_expect(&e, "ucciok", T5s, NULL, 0);
+    eng_send(&e, "setoption hashsize 4096");
+    eng_send(&e, "isready");
+    for (;;) {
+        if (!eng_read_line(&e, line, sizeof line, T5s)) fail_msg("engine died or hung after a failed allocation");
+        if (!strcmp(line, "readyok")) break;
+        if (strstr(line, "error: ")) assert_non_null(strstr(line, "keeping"));
+    }
+    eng_send(&e, "position startpos");
+    eng_send(&e, "go depth 2");
+    eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
+    eng_send(&e, "quit");
+    eng_expect(&e, "bye", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+#endif
+}
+
 int main(void) {
     T5s = eng_slow(5000);
     const struct CMUnitTest tests[] = {
@@ -248,6 +277,7 @@ int main(void) {
         cmocka_unit_test(test_draw_and_resign_tokens),
         cmocka_unit_test(test_probe_and_newgame),
         cmocka_unit_test(test_absurd_options),
+        cmocka_unit_test(test_hash_allocation_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

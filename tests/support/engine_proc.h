@@ -55,8 +55,9 @@ static inline int eng_slow(int ms) {
 #endif
 }
 
-/* Start tuong with extra arguments (NULL-terminated list after the binary). */
-static inline void eng_start_args(Engine *e, const char *const *args) {
+/* Start tuong with extra arguments (NULL-terminated list after the binary);
+ * with shell_prefix, through `sh -c "<prefix> exec tuong"` (e.g. a ulimit). */
+static inline void eng_start_full(Engine *e, const char *const *args, const char *shell_prefix) {
     int in[2], out[2];
     signal(SIGPIPE, SIG_IGN);
     if (pipe(in) || pipe(out)) fail_msg("pipe failed");
@@ -73,7 +74,13 @@ static inline void eng_start_args(Engine *e, const char *const *args) {
         for (; args && args[n - 1] && n < 15; n++)
             argv[n] = args[n - 1];
         argv[n] = NULL;
-        execv(TUONG_BINARY, (char *const *)argv);
+        if (shell_prefix) {
+            char script[1024];
+            snprintf(script, sizeof script, "%s exec '%s'", shell_prefix, TUONG_BINARY);
+            execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+        } else {
+            execv(TUONG_BINARY, (char *const *)argv);
+        }
         _exit(127);
     }
     close(in[0]);
@@ -83,7 +90,9 @@ static inline void eng_start_args(Engine *e, const char *const *args) {
     e->buf = malloc(ENG_BUF);
 }
 
-static inline void eng_start(Engine *e) { eng_start_args(e, NULL); }
+static inline void eng_start_args(Engine *e, const char *const *args) { eng_start_full(e, args, NULL); }
+
+static inline void eng_start(Engine *e) { eng_start_full(e, NULL, NULL); }
 
 /* Write raw bytes (may hold NULs). */
 static inline void eng_write(Engine *e, const char *data, size_t len) {
