@@ -74,6 +74,23 @@ static void no_capture_limit_and_bare_material_draw(void **state) {
     assert_int_equal(judge(why), RES_NONE); /* one pawn can still mate */
 }
 
+static void forbidden_repeating_moves_are_found(void **state) {
+    (void)state;
+    Move banned[MAX_MOVES];
+    char text[MOVE_TEXT_MAX];
+    /* Red's chariot has checked from a9 and a8; going back to a9 repeats. */
+    play("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", "a1a9 e9e8 a9a8 e8e9");
+    int n = game_forbidden_moves(&Pos, banned);
+    assert_int_equal(n, 1);
+    assert_string_equal(move_to_text(banned[0], 0, text), "a8a9");
+    assert_int_equal(Pos.game_ply, 4);
+    /* Black's king may repeat: it does not check. */
+    play("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", "a1a9 e9e8 a9a8");
+    assert_int_equal(game_forbidden_moves(&Pos, banned), 0);
+    play(START_FEN, "h0g2 h9g7 g2h0");
+    assert_int_equal(game_forbidden_moves(&Pos, banned), 0);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -82,6 +99,7 @@ int main(void) {
         cmocka_unit_test(perpetual_chase_is_adjudicated),
         cmocka_unit_test(plain_repetition_draws),
         cmocka_unit_test(no_capture_limit_and_bare_material_draw),
+        cmocka_unit_test(forbidden_repeating_moves_are_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

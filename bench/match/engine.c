@@ -69,7 +69,12 @@ void engine_send(Engine *e, const char *fmt, ...) {
     va_end(ap);
     if (n < 0) return;
     if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
-    if (e->log) fprintf(e->log, "%s < %.*s\n", e->cfg->name, n, line);
+    if (e->log) { /* one transcript line per protocol line */
+        for (int a = 0, b; a < n; a = b + 1) {
+            for (b = a; b < n && line[b] != '\n'; b++) continue;
+            fprintf(e->log, "%s < %.*s\n", e->cfg->name, b - a, line + a);
+        }
+    }
     line[n++] = '\n';
     for (int off = 0; off < n;) {
         ssize_t w = write(e->in_fd, line + off, (size_t)(n - off));

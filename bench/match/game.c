@@ -64,6 +64,19 @@ GameResult adjudicate_position(const Position *pos, const AdjudicationRules *rul
     return RES_NONE;
 }
 
+int game_forbidden_moves(Position *pos, Move *out) {
+    MoveList list;
+    gen_legal(pos, &list);
+    int n = 0;
+    for (int i = 0; i < list.count; i++) {
+        pos_make_move(pos, list.moves[i]);
+        /* After the move the opponent is to move: REP_WIN means the mover is forbidden. */
+        if (rep_judge(pos) == REP_WIN) out[n++] = list.moves[i];
+        pos_unmake_move(pos);
+    }
+    return n == list.count ? 0 : n; /* never ban every move */
+}
+
 /* Append " m1 m2 ..." for history plies from..to in the engine's ranks. */
 static void append_moves(char *buf, size_t size, const Position *pos, int from, int to, int rank_base) {
     size_t n = strlen(buf);
@@ -179,6 +192,16 @@ void game_play(Engine *engines[COLOR_NB], const char *fen, const TimeControl *tc
         bool ucci = e->cfg->proto == PROTO_UCCI;
         snprintf(position_cmd, cmd_size, "position fen %s", ucci ? capture_fen : rec->start_fen);
         append_moves(position_cmd, cmd_size, pos, ucci ? capture_ply + 1 : 1, pos->game_ply, e->cfg->rank_base);
+        if (ucci && rules->ban_moves) {
+            Move banned[MAX_MOVES];
+            int nb = game_forbidden_moves(pos, banned);
+            size_t len = strlen(position_cmd);
+            if (nb) len += (size_t)snprintf(position_cmd + len, cmd_size - len, "\nbanmoves");
+            for (int i = 0; i < nb && len + 8 < cmd_size; i++) {
+                char t[MOVE_TEXT_MAX];
+                len += (size_t)snprintf(position_cmd + len, cmd_size - len, " %s", move_to_text(banned[i], 0, t));
+            }
+        }
         char go_cmd[256];
         bool offered_to_us = rules->draw_offers && offer[them];
         build_go(go_cmd, sizeof go_cmd, e, tc, clock, moves_made, us, offered_to_us);

@@ -30,6 +30,7 @@ typedef struct {
     int nocapture_plies;  /* draw after this many plies without capture, 0 = off */
     int max_plies;        /* draw after this many plies in all, 0 = off */
     bool draw_offers;     /* honour bestmove ... draw / send go draw */
+    bool ban_moves;       /* UCCI: send banmoves for moves that repeat into a forbidden cycle */
     /* Score adjudication (0 counts = off): draw when both sides' |score| <=
      * draw_score for draw_count consecutive moves each, from move draw_from;
      * resign when a side's score <= -resign_score for resign_count moves
@@ -54,6 +55,11 @@ typedef struct {
  * repetition, no-capture limit, insufficient material, length limit.
  * Returns RES_NONE while the game goes on; otherwise reason says why. */
 GameResult adjudicate_position(const Position *pos, const AdjudicationRules *rules, char *reason, size_t len);
+
+/* Legal moves of the side to move that repeat an earlier position in a
+ * cycle where the mover checks or chases perpetually (what the UCCI league
+ * referee bans). pos is restored; returns the count written to out. */
+int game_forbidden_moves(Position *pos, Move *out);
 
 /* Play one game from fen; engines[RED] moves the red pieces. */
 void game_play(Engine *engines[COLOR_NB], const char *fen, const TimeControl *tc, const AdjudicationRules *rules,

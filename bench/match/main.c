@@ -33,6 +33,7 @@ static const char Usage[] =
     "  -draw movenumber=N movecount=M score=S   adjudicate a draw on scores\n"
     "  -resign movecount=M score=S              adjudicate a loss on scores\n"
     "  -drawoffers             honour 'bestmove ... draw' and send 'go draw' (UCCI)\n"
+    "  -banmoves               UCCI: ban moves that would repeat into a forbidden cycle\n"
     "  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   stop when the SPRT decides\n"
     "  -pgnout FILE            append games as PGN\n"
     "  -notation iccs|wxf      move notation in the PGN (default iccs)\n"
@@ -230,6 +231,8 @@ static void parse_args(int argc, char **argv) {
             c->rules.max_plies = (int)k;
         } else if (!strcmp(a, "-drawoffers")) {
             c->rules.draw_offers = true;
+        } else if (!strcmp(a, "-banmoves")) {
+            c->rules.ban_moves = true;
         } else if (!strcmp(a, "-draw") || !strcmp(a, "-resign")) {
             bool draw = !strcmp(a, "-draw");
             for (int k = 0; k < n; k++) {
