@@ -38,7 +38,7 @@ static const char Usage[] =
     "  -pgnout FILE            append games as PGN\n"
     "  -notation iccs|wxf      move notation in the PGN (default iccs)\n"
     "  -log FILE               transcript of every engine's input and output\n"
-    "  -timemargin MS          grace before a time forfeit (default 200)\n"
+    "  -timemargin MS          grace before a time forfeit (default 500)\n"
     "  -movetimeout MS         answer limit for depth/nodes searches (default 60000)\n"
     "  -handshake MS           limit for ucci/uci and isready answers (default 10000)\n"
     "  -quiet                  no per-game lines\n";
@@ -155,7 +155,7 @@ static void parse_args(int argc, char **argv) {
     c->games_per_pair = 2;
     parse_tc("10+0.1", &c->tc);
     snprintf(c->tc_text, sizeof c->tc_text, "10+0.1");
-    c->tc.margin_ms = 200;
+    c->tc.margin_ms = 500;
     c->tc.move_timeout_ms = 60000;
     c->rules.repetitions = 3;
     c->rules.nocapture_plies = 120;
