@@ -283,10 +283,13 @@ static ParseResult parse_go(Lexer *lx, int rank_base, Command *cmd, char *err, s
             }
             double d;
             int64_t n;
+            /* A clock given negative (flagged, or GUI lag) counts as 0: stored
+             * as written it would read as "not given" and the search as
+             * unlimited. */
             if (timef && tok_number(v, &d))
-                *timef = d;
+                *timef = d < 0 ? 0 : d;
             else if (!timef && tok_int(v, GoInts[which].lo, GoInts[which].hi, &n))
-                go_set_int(g, GoInts[which].field, n);
+                go_set_int(g, GoInts[which].field, GoInts[which].lo < 0 && n < 0 ? 0 : n);
             else {
                 go_warn(&r, err, errlen, "go: ignored '%s' with a bad value", tok_show(t, show, sizeof show));
                 continue; /* leave the bad value to be read (and reported) as a word */

@@ -59,9 +59,9 @@ typedef struct {
     uint64_t nodes;              /* 0 = not given */
     int mate;                    /* 0 = not given */
     int movestogo, oppmovestogo; /* 0 = not given */
-    /* UCCI, in the GUI's unit; < 0 = not given */
+    /* UCCI, in the GUI's unit; < 0 = not given (a negative value given is stored as 0) */
     double time, increment, opptime, oppincrement;
-    /* UCI, milliseconds; < 0 = not given */
+    /* UCI, milliseconds; < 0 = not given (likewise) */
     int64_t wtime, btime, winc, binc, movetime;
     int searchmove_count;
     Move searchmoves[MAX_MOVES];

@@ -239,8 +239,15 @@ static void test_go_uci(void **state) {
     assert_int_equal(cmd.u.go.movetime, 1500);
     assert_int_equal(parse("go mate 3"), PARSE_OK);
     assert_int_equal(cmd.u.go.mate, 3);
-    assert_int_equal(parse("go wtime -300 btime 1000"), PARSE_OK); /* a flagged clock */
-    assert_int_equal(cmd.u.go.wtime, -300);
+    assert_int_equal(parse("go wtime -300 btime 1000"), PARSE_OK); /* a flagged clock counts as 0 */
+    assert_int_equal(cmd.u.go.wtime, 0);
+    /* Negative times given must not read as "not given" (an unlimited search). */
+    assert_int_equal(parse("go movetime -2"), PARSE_OK);
+    assert_int_equal(cmd.u.go.movetime, 0);
+    assert_int_equal(parse("go wtime -1 btime -1 winc -5"), PARSE_OK);
+    assert_true(cmd.u.go.wtime == 0 && cmd.u.go.btime == 0 && cmd.u.go.winc == 0);
+    assert_int_equal(parse("go time -5 increment -1 opptime -1"), PARSE_OK);
+    assert_true(cmd.u.go.time == 0 && cmd.u.go.increment == 0 && cmd.u.go.opptime == 0);
     assert_int_equal(parse("go depth 5 searchmoves h2e2 b0c2"), PARSE_OK);
     assert_int_equal(cmd.u.go.depth, 5);
     assert_int_equal(cmd.u.go.searchmove_count, 2);
