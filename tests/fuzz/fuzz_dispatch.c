@@ -83,10 +83,9 @@ static void reset_dispatcher(size_t lines, const SearchOptions *initial) {
     }
     pthread_mutex_unlock(&P.lock);
     FUZZ_CHECK(!P.pending.head && !P.thinking);
-    P.pushed = P.handled = 0;
-    P.search_done = P.batch = P.closing = P.quit = false;
-    P.dialect = DIALECT_NONE;
-    P.ban_count = 0;
+    /* Every field back to its start-up value, whatever fields P grows. */
+    static const __typeof__(P) Fresh = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+    P = Fresh;
     Options = *initial;
 }
 
