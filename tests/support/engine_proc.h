@@ -111,6 +111,10 @@ static inline void eng_send(Engine *e, const char *fmt, ...) {
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line - 1, fmt, ap);
     va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line - 1) {
+        fail_msg("eng_send: line too long (%d bytes); use eng_write", n);
+        return;
+    }
     line[n] = '\n';
     eng_write(e, line, (size_t)n + 1);
 }
