@@ -211,9 +211,11 @@ static void gui_send(const char *fmt, ...) {
     static char line[MAX_SENT_MOVES * 5 + 512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
     va_end(ap);
-    eng_send(&G.e, "%s", line);
+    if (n < 0 || (size_t)n >= sizeof line - 1) fail_msg("gui_send: line too long");
+    line[n] = '\n';
+    eng_write(&G.e, line, (size_t)n + 1);
 }
 
 static void gui_isready(void) {
