@@ -90,10 +90,12 @@ static inline Score mate_in(int ply) { return SCORE_MATE - ply; }
 
 static int64_t clock_elapsed(void) { return now_ms() - atomic_load(&S.clock_ms); }
 
-/* Main thread: stop on the node budget and the hard time limit. */
+/* Stop on the node budget (main thread) and on the hard time limit (every
+ * thread: when threads outnumber free processors the main thread may wait
+ * long for a time slice, and the clock must not run out meanwhile). */
 static void check_limits(SearchThread *t) {
     uint64_t n = thread_nodes(t);
-    if (S.limits.nodes) {
+    if (S.limits.nodes && t->id == 0) {
         uint64_t total = threads_count() == 1 ? n : ((n & 1023) == 0 ? threads_nodes() : 0);
         if (total >= S.limits.nodes) atomic_store(&S.stop, true);
     }
@@ -105,7 +107,7 @@ static inline bool stopped(void) { return atomic_load_explicit(&S.stop, memory_o
 
 /* Called on entering a node: false when the search must unwind. */
 static inline bool enter_node(SearchThread *t, const SearchStack *ss) {
-    if (t->id == 0) check_limits(t);
+    check_limits(t);
     if (stopped()) return false;
     thread_add_node(t);
     if (ss->ply > t->seldepth) t->seldepth = ss->ply;
