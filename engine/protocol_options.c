@@ -169,6 +169,19 @@ static long memory_cap_mb(void) {
     return mb < 1 ? 1 : mb > HASH_MAX_MB ? HASH_MAX_MB : (long)mb;
 }
 
+/* No more search threads than processors: extra ones only take time slices
+ * from the thread that watches the clock (256 threads on 2 cores turned a
+ * 200 ms movetime into 10 s). */
+static void set_threads(Dialect d, long n) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1; /* UCCI: 0 lets the engine decide */
+    if (cpus >= 1 && n > cpus) {
+        out_message(d, "threads %ld is more than this machine's %ld processors; using %ld", n, cpus, cpus);
+        n = cpus;
+    }
+    Options.threads = (int)n;
+}
+
 static void set_hash(Dialect d, long mb) {
     if (mb == 0) mb = 64; /* UCCI: 0 lets the engine decide */
     long cap = memory_cap_mb();
@@ -227,7 +240,7 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_EGTBPATHS:
     case O_REPETITION: break;
     case O_HASH: set_hash(d, n); break;
-    case O_THREADS: Options.threads = n < 1 ? 1 : (int)n; break;
+    case O_THREADS: set_threads(d, n); break;
     case O_MULTIPV: Options.multipv = (int)n; break;
     case O_OVERHEAD: Options.move_overhead_ms = (int)n; break;
     case O_DRAWMOVES: Options.draw_plies = (int)n; break;
