@@ -291,7 +291,7 @@ static void random_setoption(void) {
     const char *o =
         G.ucci ? Ucci[rnd_int((int)(sizeof Ucci / sizeof Ucci[0]))] : Uci[rnd_int((int)(sizeof Uci / sizeof Uci[0]))];
     gui_send("setoption %s", o);
-    if (strstr(o, "newgame") || strstr(o, "Clear Hash")) { /* the engine also goes back to the start position */
+    if (strstr(o, "newgame")) { /* the engine also goes back to the start position */
         must_parse(&G.pos, START_FEN);
         G.move_count = G.ban_count = 0;
     }
