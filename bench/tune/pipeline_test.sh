@@ -17,7 +17,13 @@ cmp "$dir/g1.pgn" "$dir/g2.pgn"
 # 3. PGN to labelled positions, every line readable.
 "$tool" pgn2fen --skip 2 --out "$dir/data.txt" "$dir/g1.pgn"
 test "$(grep -c ' | ' "$dir/data.txt")" -gt 20
-# 4. A few tuning steps write a complete weights file.
+# 4. tuong-match's PGN (FEN and SetUp tags, Black first, move comments):
+#    every move of the game is read.
+here=$(dirname "$0")
+"$tool" pgn2fen --skip 0 --keep-checks --out "$dir/match.txt" "$here/testdata/match_sample.pgn" 2>"$dir/match.log"
+grep -q '1 games, 57 positions, 0 games cut short' "$dir/match.log"
+grep -q ' | 0-1$' "$dir/match.txt"
+# 5. A few tuning steps write a complete weights file.
 "$tool" tune "$dir/data.txt" --iterations 5 --out "$dir/tuned.c" 2>"$dir/tune.log"
 grep -q 'iteration 5 error' "$dir/tune.log"
 grep -q '^    .Tempo = {' "$dir/tuned.c"
