@@ -163,9 +163,29 @@ static void gradient(const DataSet *d, const Param *p, double k, Param *grad) {
     for (int i = 0; i < EVAL_WEIGHT_COUNT; i++) grad[i].mg /= (double)d->count, grad[i].eg /= (double)d->count;
 }
 
-/* Weights the tuner leaves alone: the king has no material value. */
+/* Weights the tuner leaves alone: the king has no material value, and the
+ * terms named with --freeze (comma-separated names, `Psqt*` style prefixes). */
+static bool FrozenByName[EVAL_WEIGHT_COUNT];
+
+static void freeze_terms(const char *list) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *name = strtok(buf, ","); name; name = strtok(NULL, ",")) {
+        size_t n = strlen(name);
+        bool prefix = n && name[n - 1] == '*', found = false;
+        for (int t = 0; t < EvalTermCount; t++) {
+            const EvalTermInfo *ti = &EvalTerms[t];
+            if (prefix ? strncmp(ti->name, name, n - 1) : strcmp(ti->name, name)) continue;
+            for (int i = ti->offset; i < ti->offset + ti->length; i++) FrozenByName[i] = true;
+            found = true;
+        }
+        if (!found) fprintf(stderr, "tune: --freeze: no term %s\n", name);
+    }
+}
+
 static bool frozen(int index) {
-    return index == eval_weight_index(&EvalW.Material[KING]) || index == eval_weight_index(&EvalW.Material[NO_TYPE]);
+    return FrozenByName[index] || index == eval_weight_index(&EvalW.Material[KING]) ||
+           index == eval_weight_index(&EvalW.Material[NO_TYPE]);
 }
 
 static void write_file(const char *path, const Param *p, const char *comment) {
@@ -181,7 +201,7 @@ static void write_file(const char *path, const Param *p, const char *comment) {
 }
 
 int cmd_tune(int argc, char **argv) {
-    const char *data = NULL, *validate = NULL, *out = "eval_weights.c";
+    const char *data = NULL, *validate = NULL, *out = "eval_weights.c", *freeze = NULL;
     int iterations = 1000, report = 50, min_count = 200;
     double lr = 0.1, l2 = 0, k = 0;
     long limit = 0;
@@ -207,6 +227,7 @@ int cmd_tune(int argc, char **argv) {
         else if (!strcmp(a, "--out")) out = v;
         else if (!strcmp(a, "--validate")) validate = v;
         else if (!strcmp(a, "--min-count")) min_count = atoi(v);
+        else if (!strcmp(a, "--freeze")) freeze_terms(freeze = v);
         else return fprintf(stderr, "tune: unknown option %s\n", a), 2;
     }
     if (!data) return fprintf(stderr, "tune: no data file\n"), 2;
@@ -257,8 +278,8 @@ int cmd_tune(int argc, char **argv) {
     }
     char comment[512];
     snprintf(comment, sizeof comment,
-             "Texel-tuned on %s: %zu positions, %d iterations, lr %g, l2 %g, min-count %d, K %.4f", data, d.count,
-             iterations, lr, l2, min_count, k);
+             "Texel-tuned on %s: %zu positions, %d iterations, lr %g, l2 %g, min-count %d, K %.4f%s%s", data,
+             d.count, iterations, lr, l2, min_count, k, freeze ? ", frozen " : "", freeze ? freeze : "");
     write_file(out, p, comment);
     free(d.samples);
     free(d.coefs);
