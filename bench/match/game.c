@@ -152,142 +152,167 @@ static GameResult adjudicate_score(ScoreRuns *r, const AdjudicationRules *rules,
     return RES_NONE;
 }
 
+/* Everything one game in progress keeps besides the record. */
+typedef struct {
+    Position *pos;
+    const TimeControl *tc;
+    const AdjudicationRules *rules;
+    char capture_fen[FEN_MAX]; /* UCCI engines get the position after the last capture */
+    int capture_ply;
+    bool clocked;
+    int64_t clock[COLOR_NB];
+    int moves_made[COLOR_NB];
+    bool offer[COLOR_NB]; /* offer[c]: c offered a draw with its last move */
+    ScoreRuns runs;
+    char *position_cmd;
+    size_t cmd_size;
+} Game;
+
+/* The `position` command (and `banmoves`) for engine e. */
+static void build_position(Game *g, const Engine *e, const char *start_fen) {
+    bool ucci = e->cfg->proto == PROTO_UCCI;
+    snprintf(g->position_cmd, g->cmd_size, "position fen %s", ucci ? g->capture_fen : start_fen);
+    append_moves(g->position_cmd, g->cmd_size, g->pos, ucci ? g->capture_ply + 1 : 1, g->pos->game_ply,
+                 e->cfg->rank_base);
+    if (!ucci || !g->rules->ban_moves) return;
+    Move banned[MAX_MOVES];
+    int nb = game_forbidden_moves(g->pos, banned);
+    size_t len = strlen(g->position_cmd);
+    if (nb) len += (size_t)snprintf(g->position_cmd + len, g->cmd_size - len, "\nbanmoves");
+    for (int i = 0; i < nb && len + 8 < g->cmd_size; i++) {
+        char t[MOVE_TEXT_MAX];
+        len += (size_t)snprintf(g->position_cmd + len, g->cmd_size - len, " %s", move_to_text(banned[i], 0, t));
+    }
+}
+
+/* Charge the mover's clock for the answer; RES_NONE unless it lost on time. */
+static GameResult charge_clock(Game *g, const GoResult *a, Color us, const char *name, char *reason, size_t len) {
+    const TimeControl *tc = g->tc;
+    Color them = (Color)!us;
+    if (!g->clocked) {
+        if (tc->movetime_ms <= 0 || a->elapsed_ms <= tc->movetime_ms + tc->margin_ms) return RES_NONE;
+        snprintf(reason, len, "%s (%s) forfeits on time: %lld ms for a %lld ms move", ColorName[us], name,
+                 (long long)a->elapsed_ms, (long long)tc->movetime_ms);
+        return win_for(them);
+    }
+    g->clock[us] -= a->elapsed_ms;
+    if (g->clock[us] + tc->margin_ms < 0) {
+        snprintf(reason, len, "%s (%s) forfeits on time", ColorName[us], name);
+        return win_for(them);
+    }
+    if (g->clock[us] < 0) g->clock[us] = 0;
+    g->clock[us] += tc->inc_ms;
+    g->moves_made[us]++;
+    if (tc->moves_per_period && g->moves_made[us] % tc->moves_per_period == 0) g->clock[us] += tc->base_ms;
+    return RES_NONE;
+}
+
+/* Turn the engine's answer into a legal move (*m) or a result with its reason. */
+static GameResult judge_answer(Game *g, const GoResult *a, bool offered_to_us, Color us, const Engine *e, Move *m,
+                               GameRecord *rec) {
+    Color them = (Color)!us;
+    const char *name = e->cfg->name;
+    char err[200];
+    if (a->status == GO_TIMEOUT) {
+        rec->engine_failed[us] = true;
+        snprintf(rec->reason, sizeof rec->reason, "%s (%s) forfeits on time: no move in %lld ms", ColorName[us], name,
+                 (long long)a->elapsed_ms);
+        return win_for(them);
+    }
+    if (a->status == GO_EOF) {
+        rec->engine_failed[us] = true;
+        snprintf(rec->reason, sizeof rec->reason, "%s (%s) crashed: %s", ColorName[us], name,
+                 e->status[0] ? e->status : "the engine closed its output");
+        return win_for(them);
+    }
+    GameResult r = charge_clock(g, a, us, name, rec->reason, sizeof rec->reason);
+    if (r != RES_NONE) return r;
+    if (offered_to_us && a->draw) {
+        snprintf(rec->reason, sizeof rec->reason, "draw by agreement");
+        return RES_DRAW;
+    }
+    if (a->resign) {
+        snprintf(rec->reason, sizeof rec->reason, "%s (%s) resigns", ColorName[us], name);
+        return win_for(them);
+    }
+    if (!a->move[0] && rep_count(g->pos, NULL) >= 2) {
+        /* ElephantEye answers nobestmove in a position that repeats: it
+         * claims the repetition, so judge it now instead of at the Nth. */
+        AdjudicationRules claim = *g->rules;
+        claim.repetitions = 2;
+        char why[300];
+        r = adjudicate_position(g->pos, &claim, why, sizeof why);
+        snprintf(rec->reason, sizeof rec->reason, "%s, claimed by %s (%s)", why, ColorName[us], name);
+        return r;
+    }
+    if (!a->move[0]) {
+        snprintf(rec->reason, sizeof rec->reason, "%s (%s) gave no move in a position with legal moves", ColorName[us],
+                 name);
+        return win_for(them);
+    }
+    *m = move_parse_legal(g->pos, a->move, e->cfg->rank_base, err, sizeof err);
+    if (*m == MOVE_NONE) {
+        snprintf(rec->reason, sizeof rec->reason, "%s (%s) played an %s", ColorName[us], name, err);
+        return win_for(them);
+    }
+    return RES_NONE;
+}
+
+/* Record and make move m, answered with a, by side us. */
+static void play_move(Game *g, Move m, const GoResult *a, Color us, GameRecord *rec) {
+    char *note = rec->comments[rec->ply_count];
+    if (a->has_score) snprintf(note, sizeof rec->comments[0], "%+d/%d %.2fs", a->score, a->depth, a->elapsed_ms / 1000.0);
+    else snprintf(note, sizeof rec->comments[0], "%.2fs", a->elapsed_ms / 1000.0);
+    rec->moves[rec->ply_count++] = m;
+    pos_make_move(g->pos, m);
+    if (pos_state(g->pos)->captured) {
+        fen_write(g->pos, g->capture_fen);
+        g->capture_ply = g->pos->game_ply;
+    }
+    g->offer[us] = g->rules->draw_offers && a->draw;
+    g->offer[!us] = false;
+}
+
 void game_play(Engine *engines[COLOR_NB], const char *fen, const TimeControl *tc, const AdjudicationRules *rules,
                GameRecord *rec) {
-    Position *pos = malloc(sizeof *pos);
-    size_t cmd_size = 16 + FEN_MAX + (size_t)GAME_MAX_PLIES * 7;
-    char *position_cmd = malloc(cmd_size);
-    if (!pos || !position_cmd) abort();
+    Game g = {.tc = tc, .rules = rules, .clock = {tc->base_ms, tc->base_ms}};
+    g.clocked = tc->depth <= 0 && tc->nodes <= 0 && tc->movetime_ms <= 0;
+    g.cmd_size = 16 + FEN_MAX + (size_t)GAME_MAX_PLIES * 7 + (size_t)MAX_MOVES * 5;
+    g.pos = malloc(sizeof *g.pos);
+    g.position_cmd = malloc(g.cmd_size);
+    if (!g.pos || !g.position_cmd) abort();
     char err[200];
     memset(rec->engine_failed, 0, sizeof rec->engine_failed);
     rec->ply_count = 0;
     rec->result = RES_NONE;
     rec->reason[0] = '\0';
-    if (!fen_parse(pos, fen, err, sizeof err)) {
+    if (!fen_parse(g.pos, fen, err, sizeof err)) {
         rec->result = RES_DRAW;
+        snprintf(rec->start_fen, sizeof rec->start_fen, "%.*s", FEN_MAX - 1, fen);
         snprintf(rec->reason, sizeof rec->reason, "bad opening: %s", err);
-        free(pos);
-        free(position_cmd);
-        return;
+    } else {
+        fen_write(g.pos, rec->start_fen);
+        snprintf(g.capture_fen, sizeof g.capture_fen, "%s", rec->start_fen);
     }
-    fen_write(pos, rec->start_fen);
-    char capture_fen[FEN_MAX];
-    snprintf(capture_fen, sizeof capture_fen, "%s", rec->start_fen);
-    int capture_ply = 0;
-    bool clocked = tc->depth <= 0 && tc->nodes <= 0 && tc->movetime_ms <= 0;
-    int64_t clock[COLOR_NB] = {tc->base_ms, tc->base_ms};
-    int moves_made[COLOR_NB] = {0, 0};
-    bool offer[COLOR_NB] = {false, false}; /* offer[c]: c offered a draw with its last move */
-    ScoreRuns runs = {0};
-
-    for (;;) {
-        GameResult r = adjudicate_position(pos, rules, rec->reason, sizeof rec->reason);
-        if (r != RES_NONE) {
-            rec->result = r;
-            break;
-        }
-        Color us = pos->side, them = (Color)!us;
+    while (rec->result == RES_NONE) {
+        rec->result = adjudicate_position(g.pos, rules, rec->reason, sizeof rec->reason);
+        if (rec->result != RES_NONE) break;
+        Color us = g.pos->side;
         Engine *e = engines[us];
-        const char *name = e->cfg->name;
-        bool ucci = e->cfg->proto == PROTO_UCCI;
-        snprintf(position_cmd, cmd_size, "position fen %s", ucci ? capture_fen : rec->start_fen);
-        append_moves(position_cmd, cmd_size, pos, ucci ? capture_ply + 1 : 1, pos->game_ply, e->cfg->rank_base);
-        if (ucci && rules->ban_moves) {
-            Move banned[MAX_MOVES];
-            int nb = game_forbidden_moves(pos, banned);
-            size_t len = strlen(position_cmd);
-            if (nb) len += (size_t)snprintf(position_cmd + len, cmd_size - len, "\nbanmoves");
-            for (int i = 0; i < nb && len + 8 < cmd_size; i++) {
-                char t[MOVE_TEXT_MAX];
-                len += (size_t)snprintf(position_cmd + len, cmd_size - len, " %s", move_to_text(banned[i], 0, t));
-            }
-        }
+        build_position(&g, e, rec->start_fen);
         char go_cmd[256];
-        bool offered_to_us = rules->draw_offers && offer[them];
-        build_go(go_cmd, sizeof go_cmd, e, tc, clock, moves_made, us, offered_to_us);
-        int64_t timeout = clocked ? clock[us] + tc->margin_ms
+        bool offered_to_us = rules->draw_offers && g.offer[!us];
+        build_go(go_cmd, sizeof go_cmd, e, tc, g.clock, g.moves_made, us, offered_to_us);
+        int64_t timeout = g.clocked ? g.clock[us] + tc->margin_ms
                           : tc->movetime_ms > 0 ? tc->movetime_ms + tc->margin_ms
                                                 : tc->move_timeout_ms;
-        GoResult g = engine_go(e, position_cmd, go_cmd, timeout);
-        if (g.status == GO_TIMEOUT) {
-            rec->engine_failed[us] = true;
-            rec->result = win_for(them);
-            snprintf(rec->reason, sizeof rec->reason, "%s (%s) forfeits on time: no move in %lld ms", ColorName[us], name,
-                     (long long)g.elapsed_ms);
-            break;
-        }
-        if (g.status == GO_EOF) {
-            rec->engine_failed[us] = true;
-            rec->result = win_for(them);
-            snprintf(rec->reason, sizeof rec->reason, "%s (%s) crashed: %s", ColorName[us], name,
-                     e->status[0] ? e->status : "the engine closed its output");
-            break;
-        }
-        if (clocked) {
-            clock[us] -= g.elapsed_ms;
-            if (clock[us] + tc->margin_ms < 0) {
-                rec->result = win_for(them);
-                snprintf(rec->reason, sizeof rec->reason, "%s (%s) forfeits on time", ColorName[us], name);
-                break;
-            }
-            if (clock[us] < 0) clock[us] = 0;
-            clock[us] += tc->inc_ms;
-            moves_made[us]++;
-            if (tc->moves_per_period && moves_made[us] % tc->moves_per_period == 0) clock[us] += tc->base_ms;
-        } else if (tc->movetime_ms > 0 && g.elapsed_ms > tc->movetime_ms + tc->margin_ms) {
-            rec->result = win_for(them);
-            snprintf(rec->reason, sizeof rec->reason, "%s (%s) forfeits on time: %lld ms for a %lld ms move", ColorName[us],
-                     name, (long long)g.elapsed_ms, (long long)tc->movetime_ms);
-            break;
-        }
-        if (offered_to_us && g.draw) {
-            rec->result = RES_DRAW;
-            snprintf(rec->reason, sizeof rec->reason, "draw by agreement");
-            break;
-        }
-        if (g.resign) {
-            rec->result = win_for(them);
-            snprintf(rec->reason, sizeof rec->reason, "%s (%s) resigns", ColorName[us], name);
-            break;
-        }
-        if (!g.move[0] && rep_count(pos, NULL) >= 2) {
-            /* ElephantEye answers nobestmove in a position that repeats: it
-             * claims the repetition, so judge it now instead of at the Nth. */
-            AdjudicationRules claim = *rules;
-            claim.repetitions = 2;
-            char why[300];
-            rec->result = adjudicate_position(pos, &claim, why, sizeof why);
-            snprintf(rec->reason, sizeof rec->reason, "%s, claimed by %s (%s)", why, ColorName[us], name);
-            break;
-        }
-        if (!g.move[0]) {
-            rec->result = win_for(them);
-            snprintf(rec->reason, sizeof rec->reason, "%s (%s) gave no move in a position with legal moves", ColorName[us],
-                     name);
-            break;
-        }
-        Move m = move_parse_legal(pos, g.move, e->cfg->rank_base, err, sizeof err);
-        if (m == MOVE_NONE) {
-            rec->result = win_for(them);
-            snprintf(rec->reason, sizeof rec->reason, "%s (%s) played an %s", ColorName[us], name, err);
-            break;
-        }
-        if (g.has_score) snprintf(rec->comments[rec->ply_count], 32, "%+d/%d %.2fs", g.score, g.depth, g.elapsed_ms / 1000.0);
-        else snprintf(rec->comments[rec->ply_count], 32, "%.2fs", g.elapsed_ms / 1000.0);
-        rec->moves[rec->ply_count++] = m;
-        pos_make_move(pos, m);
-        if (pos_state(pos)->captured) {
-            fen_write(pos, capture_fen);
-            capture_ply = pos->game_ply;
-        }
-        offer[us] = rules->draw_offers && g.draw;
-        offer[them] = false;
-        r = adjudicate_score(&runs, rules, &g, us, pos->game_ply / 2 + 1, rec->reason, sizeof rec->reason);
-        if (r != RES_NONE) {
-            rec->result = r;
-            break;
-        }
+        GoResult a = engine_go(e, g.position_cmd, go_cmd, timeout);
+        Move m = MOVE_NONE;
+        rec->result = judge_answer(&g, &a, offered_to_us, us, e, &m, rec);
+        if (rec->result != RES_NONE) break;
+        play_move(&g, m, &a, us, rec);
+        rec->result = adjudicate_score(&g.runs, rules, &a, us, g.pos->game_ply / 2 + 1, rec->reason, sizeof rec->reason);
     }
-    free(pos);
-    free(position_cmd);
+    free(g.pos);
+    free(g.position_cmd);
 }
