@@ -145,13 +145,103 @@ static void parse_kv_int(const char *word, const char *key, long lo, long hi, in
     *matched = true;
 }
 
-static void parse_args(int argc, char **argv) {
+/* Options that take one whole number, and where it goes. */
+typedef struct {
+    const char *flag;
+    long lo, hi;
+    int *i32;
+    int64_t *i64;
+} IntOption;
+
+static bool parse_int_option(const char *a, const char *v) {
     Config *c = &Cfg;
-    char err[256];
-    char *each[64];
-    int each_count = 0;
-    const char *openings = NULL, *order = "sequential";
-    uint64_t seed = 1;
+    const IntOption table[] = {
+        {"-concurrency", 1, MAX_WORKERS, &c->concurrency, NULL},
+        {"-repeat", 2, 100, &c->rules.repetitions, NULL},
+        {"-nocapture", 0, 4000, &c->rules.nocapture_plies, NULL},
+        {"-maxplies", 0, GAME_MAX_PLIES, &c->rules.max_plies, NULL},
+        {"-timemargin", 0, 3600000, NULL, &c->tc.margin_ms},
+        {"-movetimeout", 1, 3600000, NULL, &c->tc.move_timeout_ms},
+        {"-handshake", 1, 3600000, &c->handshake_ms, NULL},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcmp(a, table[i].flag)) continue;
+        long k;
+        char range[64];
+        snprintf(range, sizeof range, "%%s needs a whole number from %ld to %ld", table[i].lo, table[i].hi);
+        if (!v || !parse_long(v, table[i].lo, table[i].hi, &k)) die(range, a);
+        if (table[i].i32) *table[i].i32 = (int)k;
+        else *table[i].i64 = k;
+        return true;
+    }
+    return false;
+}
+
+/* -tc, -st, -depth, -nodes: each replaces whatever limit was set before. */
+static bool parse_time_option(const char *a, const char *v) {
+    TimeControl *tc = &Cfg.tc;
+    bool is_tc = !strcmp(a, "-tc"), is_st = !strcmp(a, "-st"), is_depth = !strcmp(a, "-depth");
+    if (!is_tc && !is_st && !is_depth && strcmp(a, "-nodes")) return false;
+    if (!v) die("%s needs a value", a);
+    tc->movetime_ms = tc->depth = 0;
+    tc->nodes = 0;
+    double st;
+    long k;
+    if (is_tc) {
+        if (!parse_tc(v, tc)) die("bad time control '%s' (want [MOVES/]BASE[+INC] in seconds)", v);
+        snprintf(Cfg.tc_text, sizeof Cfg.tc_text, "%s", v);
+    } else if (is_st) {
+        if (!parse_double(v, 0.001, 86400, &st)) die("-st needs seconds per move, not '%s'", v);
+        tc->movetime_ms = (int64_t)(st * 1000 + 0.5);
+        snprintf(Cfg.tc_text, sizeof Cfg.tc_text, "%s/move", v);
+    } else if (is_depth) {
+        if (!parse_long(v, 1, 200, &k)) die("-depth needs 1..200, not '%s'", v);
+        tc->depth = (int)k;
+        snprintf(Cfg.tc_text, sizeof Cfg.tc_text, "depth %ld", k);
+    } else {
+        if (!parse_long(v, 1, 2000000000L, &k)) die("-nodes needs a positive count, not '%s'", v);
+        tc->nodes = k;
+        snprintf(Cfg.tc_text, sizeof Cfg.tc_text, "nodes %ld", k);
+    }
+    return true;
+}
+
+static void parse_adjudication(bool draw, char **words, int n) {
+    AdjudicationRules *r = &Cfg.rules;
+    for (int k = 0; k < n; k++) {
+        bool m = false;
+        if (draw) {
+            parse_kv_int(words[k], "movenumber", 0, 10000, &r->draw_from, &m);
+            parse_kv_int(words[k], "movecount", 1, 10000, &r->draw_count, &m);
+            parse_kv_int(words[k], "score", 0, 100000, &r->draw_score, &m);
+        } else {
+            parse_kv_int(words[k], "movecount", 1, 10000, &r->resign_count, &m);
+            parse_kv_int(words[k], "score", 1, 100000, &r->resign_score, &m);
+        }
+        if (!m) die("unknown adjudication setting '%s'", words[k]);
+    }
+    if (draw && !r->draw_count) die("-draw needs movecount=M%s", "");
+    if (!draw && (!r->resign_count || !r->resign_score)) die("-resign needs movecount=M score=S%s", "");
+}
+
+static void parse_sprt(char **words, int n) {
+    SprtParams *p = &Cfg.sprt;
+    Cfg.sprt_on = true;
+    for (int k = 0; k < n; k++) {
+        const char *w = words[k];
+        double *dst = !strncmp(w, "elo0=", 5)    ? &p->elo0
+                      : !strncmp(w, "elo1=", 5)  ? &p->elo1
+                      : !strncmp(w, "alpha=", 6) ? &p->alpha
+                      : !strncmp(w, "beta=", 5)  ? &p->beta
+                                                 : NULL;
+        if (!dst || !parse_double(strchr(w, '=') + 1, -1000, 1000, dst)) die("bad SPRT setting '%s'", w);
+    }
+    if (p->alpha <= 0 || p->alpha >= 0.5 || p->beta <= 0 || p->beta >= 0.5)
+        die("SPRT alpha and beta must lie in (0, 0.5)%s", "");
+    if (p->elo1 <= p->elo0) die("SPRT needs elo1 > elo0%s", "");
+}
+
+static void set_defaults(Config *c) {
     c->games_per_pair = 2;
     parse_tc("10+0.1", &c->tc);
     snprintf(c->tc_text, sizeof c->tc_text, "10+0.1");
@@ -162,129 +252,17 @@ static void parse_args(int argc, char **argv) {
     c->concurrency = (int)sysconf(_SC_NPROCESSORS_ONLN);
     c->handshake_ms = 10000;
     c->sprt = (SprtParams){0, 5, 0.05, 0.05};
-    /* -each may come after the engines, so engines are applied at the end. */
-    int engine_start[MAX_ENGINES], engine_words[MAX_ENGINES];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        char *words[64];
-        int n = collect(argc, argv, i + 1, words, 64);
-        const char *v = n ? words[0] : NULL;
-#define NEED_VALUE() \
-    if (!v) die("%s needs a value", a)
-        if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
-            fputs(Usage, stdout);
-            exit(0);
-        } else if (!strcmp(a, "-engine")) {
-            if (c->engine_count == MAX_ENGINES) die("too many engines (at most %s)", "16");
-            engine_start[c->engine_count] = i + 1;
-            engine_words[c->engine_count++] = n;
-        } else if (!strcmp(a, "-each")) {
-            for (int k = 0; k < n && each_count < 64; k++) each[each_count++] = words[k];
-        } else if (!strcmp(a, "-openings")) {
-            NEED_VALUE();
-            openings = v;
-        } else if (!strcmp(a, "-order")) {
-            NEED_VALUE();
-            if (strcmp(v, "sequential") && strcmp(v, "random")) die("-order is sequential or random, not '%s'", v);
-            order = v;
-        } else if (!strcmp(a, "-seed")) {
-            NEED_VALUE();
-            seed = strtoull(v, NULL, 10);
-        } else if (!strcmp(a, "-games")) {
-            long g;
-            if (!v || !parse_long(v, 1, 100000000, &g)) die("-games needs a positive number%s", "");
-            c->games_per_pair = (int)((g + 1) / 2 * 2);
-        } else if (!strcmp(a, "-tc")) {
-            NEED_VALUE();
-            if (!parse_tc(v, &c->tc)) die("bad time control '%s' (want [MOVES/]BASE[+INC] in seconds)", v);
-            snprintf(c->tc_text, sizeof c->tc_text, "%s", v);
-        } else if (!strcmp(a, "-st")) {
-            double st;
-            if (!v || !parse_double(v, 0.001, 86400, &st)) die("-st needs seconds per move%s", "");
-            c->tc.movetime_ms = (int64_t)(st * 1000 + 0.5);
-            snprintf(c->tc_text, sizeof c->tc_text, "%s/move", v);
-        } else if (!strcmp(a, "-depth")) {
-            long d;
-            if (!v || !parse_long(v, 1, 200, &d)) die("-depth needs 1..200%s", "");
-            c->tc.depth = (int)d;
-            snprintf(c->tc_text, sizeof c->tc_text, "depth %ld", d);
-        } else if (!strcmp(a, "-nodes")) {
-            long nd;
-            if (!v || !parse_long(v, 1, 2000000000L, &nd)) die("-nodes needs a positive count%s", "");
-            c->tc.nodes = nd;
-            snprintf(c->tc_text, sizeof c->tc_text, "nodes %ld", nd);
-        } else if (!strcmp(a, "-concurrency")) {
-            long k;
-            if (!v || !parse_long(v, 1, MAX_WORKERS, &k)) die("-concurrency needs 1..64%s", "");
-            c->concurrency = (int)k;
-        } else if (!strcmp(a, "-repeat")) {
-            long k;
-            if (!v || !parse_long(v, 2, 100, &k)) die("-repeat needs 2..100%s", "");
-            c->rules.repetitions = (int)k;
-        } else if (!strcmp(a, "-nocapture")) {
-            long k;
-            if (!v || !parse_long(v, 0, 4000, &k)) die("-nocapture needs 0..4000 plies%s", "");
-            c->rules.nocapture_plies = (int)k;
-        } else if (!strcmp(a, "-maxplies")) {
-            long k;
-            if (!v || !parse_long(v, 0, GAME_MAX_PLIES, &k)) die("-maxplies needs 0..4095%s", "");
-            c->rules.max_plies = (int)k;
-        } else if (!strcmp(a, "-drawoffers")) {
-            c->rules.draw_offers = true;
-        } else if (!strcmp(a, "-banmoves")) {
-            c->rules.ban_moves = true;
-        } else if (!strcmp(a, "-draw") || !strcmp(a, "-resign")) {
-            bool draw = !strcmp(a, "-draw");
-            for (int k = 0; k < n; k++) {
-                bool m = false;
-                if (draw) {
-                    parse_kv_int(words[k], "movenumber", 0, 10000, &c->rules.draw_from, &m);
-                    parse_kv_int(words[k], "movecount", 1, 10000, &c->rules.draw_count, &m);
-                    parse_kv_int(words[k], "score", 0, 100000, &c->rules.draw_score, &m);
-                } else {
-                    parse_kv_int(words[k], "movecount", 1, 10000, &c->rules.resign_count, &m);
-                    parse_kv_int(words[k], "score", 1, 100000, &c->rules.resign_score, &m);
-                }
-                if (!m) die("unknown adjudication setting '%s'", words[k]);
-            }
-            if (draw && !c->rules.draw_count) die("-draw needs movecount=M%s", "");
-            if (!draw && (!c->rules.resign_count || !c->rules.resign_score)) die("-resign needs movecount=M score=S%s", "");
-        } else if (!strcmp(a, "-sprt")) {
-            c->sprt_on = true;
-            for (int k = 0; k < n; k++) {
-                const char *w = words[k];
-                double *dst = !strncmp(w, "elo0=", 5) ? &c->sprt.elo0 : !strncmp(w, "elo1=", 5) ? &c->sprt.elo1
-                              : !strncmp(w, "alpha=", 6) ? &c->sprt.alpha : !strncmp(w, "beta=", 5) ? &c->sprt.beta : NULL;
-                if (!dst || !parse_double(strchr(w, '=') + 1, -1000, 1000, dst)) die("bad SPRT setting '%s'", w);
-            }
-            if (c->sprt.alpha <= 0 || c->sprt.alpha >= 0.5 || c->sprt.beta <= 0 || c->sprt.beta >= 0.5)
-                die("SPRT alpha and beta must lie in (0, 0.5)%s", "");
-            if (c->sprt.elo1 <= c->sprt.elo0) die("SPRT needs elo1 > elo0%s", "");
-        } else if (!strcmp(a, "-pgnout")) {
-            NEED_VALUE();
-            snprintf(c->pgn_path, sizeof c->pgn_path, "%s", v);
-        } else if (!strcmp(a, "-log")) {
-            NEED_VALUE();
-            snprintf(c->log_path, sizeof c->log_path, "%s", v);
-        } else if (!strcmp(a, "-timemargin") || !strcmp(a, "-movetimeout") || !strcmp(a, "-handshake")) {
-            long k;
-            if (!v || !parse_long(v, 0, 3600000, &k)) die("%s needs milliseconds", a);
-            if (a[1] == 't') c->tc.margin_ms = k;
-            else if (a[1] == 'm') c->tc.move_timeout_ms = k;
-            else c->handshake_ms = (int)k;
-        } else if (!strcmp(a, "-notation")) {
-            NEED_VALUE();
-            if (strcmp(v, "iccs") && strcmp(v, "wxf")) die("-notation is iccs or wxf, not '%s'", v);
-            c->wxf = !strcmp(v, "wxf");
-        } else if (!strcmp(a, "-quiet")) {
-            c->quiet = true;
-        } else {
-            fprintf(stderr, "tuong-match: error: unknown option '%s'\n%s", a, Usage);
-            exit(2);
-        }
-#undef NEED_VALUE
-        i += n;
-    }
+}
+
+/* Where each -engine's words are, and the -each words (applied first). */
+typedef struct {
+    int start[MAX_ENGINES], words[MAX_ENGINES];
+    char *each[64];
+    int each_count;
+} EngineArgs;
+
+static void configure_engines(Config *c, char **argv, const EngineArgs *ea) {
+    char err[256];
     if (c->engine_count < 2) {
         fprintf(stderr, "tuong-match: error: give at least two -engine specifications\n%s", Usage);
         exit(2);
@@ -293,12 +271,72 @@ static void parse_args(int argc, char **argv) {
         EngineConfig *ec = &c->engines[e];
         ec->send_variant = true;
         snprintf(ec->name, sizeof ec->name, "engine%d", e + 1);
-        for (int k = 0; k < each_count; k++)
-            if (!engine_config_set(ec, each[k], err, sizeof err)) die("%s", err);
-        for (int k = 0; k < engine_words[e]; k++)
-            if (!engine_config_set(ec, argv[engine_start[e] + k], err, sizeof err)) die("%s", err);
+        for (int k = 0; k < ea->each_count; k++)
+            if (!engine_config_set(ec, ea->each[k], err, sizeof err)) die("%s", err);
+        for (int k = 0; k < ea->words[e]; k++)
+            if (!engine_config_set(ec, argv[ea->start[e] + k], err, sizeof err)) die("%s", err);
         if (!ec->cmd[0]) die("engine '%s' has no cmd=", ec->name);
     }
+}
+
+static void parse_args(int argc, char **argv) {
+    Config *c = &Cfg;
+    char err[256];
+    EngineArgs ea = {.each_count = 0};
+    const char *openings = NULL, *order = "sequential";
+    uint64_t seed = 1;
+    set_defaults(c);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *words[64];
+        int n = collect(argc, argv, i + 1, words, 64);
+        const char *v = n ? words[0] : NULL;
+        long g;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
+            fputs(Usage, stdout);
+            exit(0);
+        } else if (!strcmp(a, "-engine")) {
+            if (c->engine_count == MAX_ENGINES) die("too many engines (at most %s)", "16");
+            ea.start[c->engine_count] = i + 1;
+            ea.words[c->engine_count++] = n;
+        } else if (!strcmp(a, "-each")) {
+            for (int k = 0; k < n && ea.each_count < 64; k++) ea.each[ea.each_count++] = words[k];
+        } else if (parse_int_option(a, v) || parse_time_option(a, v)) {
+            /* done */
+        } else if (!strcmp(a, "-games")) {
+            if (!v || !parse_long(v, 1, 100000000, &g)) die("-games needs a positive number%s", "");
+            c->games_per_pair = (int)((g + 1) / 2 * 2);
+        } else if (!strcmp(a, "-openings") && v) {
+            openings = v;
+        } else if (!strcmp(a, "-order") && v) {
+            if (strcmp(v, "sequential") && strcmp(v, "random")) die("-order is sequential or random, not '%s'", v);
+            order = v;
+        } else if (!strcmp(a, "-seed") && v) {
+            seed = strtoull(v, NULL, 10);
+        } else if (!strcmp(a, "-draw") || !strcmp(a, "-resign")) {
+            parse_adjudication(!strcmp(a, "-draw"), words, n);
+        } else if (!strcmp(a, "-sprt")) {
+            parse_sprt(words, n);
+        } else if (!strcmp(a, "-drawoffers") || !strcmp(a, "-banmoves") || !strcmp(a, "-quiet")) {
+            bool *flag = a[1] == 'd' ? &c->rules.draw_offers : a[1] == 'b' ? &c->rules.ban_moves : &c->quiet;
+            *flag = true;
+            n = 0; /* these take no value */
+        } else if (!strcmp(a, "-notation") && v) {
+            if (strcmp(v, "iccs") && strcmp(v, "wxf")) die("-notation is iccs or wxf, not '%s'", v);
+            c->wxf = !strcmp(v, "wxf");
+        } else if ((!strcmp(a, "-pgnout") || !strcmp(a, "-log")) && v) {
+            char *dst = a[1] == 'p' ? c->pgn_path : c->log_path;
+            snprintf(dst, sizeof c->pgn_path, "%s", v);
+        } else if (!strcmp(a, "-openings") || !strcmp(a, "-order") || !strcmp(a, "-seed") || !strcmp(a, "-notation") ||
+                   !strcmp(a, "-pgnout") || !strcmp(a, "-log")) {
+            die("%s needs a value", a);
+        } else {
+            fprintf(stderr, "tuong-match: error: unknown option '%s'\n%s", a, Usage);
+            exit(2);
+        }
+        i += n;
+    }
+    configure_engines(c, argv, &ea);
     if (openings) {
         if (!openings_load(&c->book, openings, err, sizeof err)) die("%s", err);
         if (!strcmp(order, "random")) openings_shuffle(&c->book, seed);
