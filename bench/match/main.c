@@ -476,6 +476,20 @@ static void final_report(void) {
         printf("  Elo difference %+.1f +/- %.1f (95%%), LOS %.1f%%, draw ratio %.1f%%\n", stats_elo(s),
                stats_elo_error(s), 100 * stats_los(s), 100 * stats_draw_ratio(s));
     }
+    if (Cfg.engine_count > 2) {
+        printf("Standings (each engine against the field):\n");
+        for (int e = 0; e < Cfg.engine_count; e++) {
+            Score3 t = {0, 0, 0};
+            for (int i = 0; i < PairCount; i++) {
+                Score3 s = Pairs[i].score;
+                if (Pairs[i].a == e) t = (Score3){t.wins + s.wins, t.draws + s.draws, t.losses + s.losses};
+                if (Pairs[i].b == e) t = (Score3){t.wins + s.losses, t.draws + s.draws, t.losses + s.wins};
+            }
+            printf("  %-16s games %d, +%d =%d -%d, %.1f points (%.1f%%), Elo %+.1f +/- %.1f\n", Cfg.engines[e].name,
+                   stats_games(t), t.wins, t.draws, t.losses, t.wins + 0.5 * t.draws, 100 * stats_score(t),
+                   stats_elo(t), stats_elo_error(t));
+        }
+    }
     if (Cfg.sprt_on && PairCount == 1) {
         Score3 s = SprtDecided ? SprtAt : Pairs[0].score;
         SprtState st = stats_sprt(s, Cfg.sprt);
