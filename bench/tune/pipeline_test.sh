@@ -27,4 +27,6 @@ grep -q ' | 0-1$' "$dir/match.txt"
 "$tool" tune "$dir/data.txt" --iterations 5 --out "$dir/tuned.c" 2>"$dir/tune.log"
 grep -q 'iteration 5 error' "$dir/tune.log"
 grep -q '^    .Tempo = {' "$dir/tuned.c"
+# 6. The speed probe runs.
+"$tool" speed --reps 5 | grep -q ' ns each'
 echo "tune pipeline: 1 passed, 0 failed"

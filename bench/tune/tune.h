@@ -42,6 +42,7 @@ int cmd_selfplay(int argc, char **argv);
 int cmd_pgn2fen(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_write(int argc, char **argv);
+int cmd_speed(int argc, char **argv);
 
 /* Write the weights w as the C source of engine/eval_weights.c; `comment`
  * (may be NULL) is added to the header. */

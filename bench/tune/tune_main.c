@@ -11,7 +11,8 @@ static int usage(void) {
           "                            [--validate DATA2] [--min-count N]\n"
           "                            [--freeze Term1,Psqt*,...]\n"
           "                            [--report N] [--out eval_weights.c]\n"
-          "       tuong-tune write [FILE]   (the compiled-in weights, in the tuner's layout)\n",
+          "       tuong-tune write [FILE]   (the compiled-in weights, in the tuner's layout)\n"
+          "       tuong-tune speed [--reps N] [--seed S]   (ns per evaluate() call)\n",
           stderr);
     return 2;
 }
@@ -24,5 +25,6 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "pgn2fen")) return cmd_pgn2fen(argc - 2, argv + 2);
     if (!strcmp(cmd, "tune")) return cmd_tune(argc - 2, argv + 2);
     if (!strcmp(cmd, "write")) return cmd_write(argc - 2, argv + 2);
+    if (!strcmp(cmd, "speed")) return cmd_speed(argc - 2, argv + 2);
     return usage();
 }
