@@ -200,8 +200,30 @@ static void write_file(const char *path, const Param *p, const char *comment) {
     if (out != stdout) fclose(out);
 }
 
+/* Read a weights file in the writer's layout (every `{mg, eg}` pair after
+ * `EvalW = {`, in order) into p; false unless it holds exactly the right
+ * number of pairs. Lets a fit start from any earlier weights. */
+static bool read_weights(const char *path, Param *p) {
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    const char *at = strstr(text, "EvalW = {");
+    if (!at) return false;
+    int n = 0;
+    for (at += 9; (at = strchr(at, '{')); at++) {
+        int mg, eg;
+        if (sscanf(at, "{%d , %d}", &mg, &eg) != 2) continue;
+        if (n == EVAL_WEIGHT_COUNT) return false;
+        p[n++] = (Param){mg, eg};
+    }
+    return n == EVAL_WEIGHT_COUNT;
+}
+
 int cmd_tune(int argc, char **argv) {
-    const char *data = NULL, *validate = NULL, *out = "eval_weights.c", *freeze = NULL;
+    const char *data = NULL, *validate = NULL, *out = "eval_weights.c", *freeze = NULL, *start_file = NULL;
     int iterations = 1000, report = 50, min_count = 200;
     double lr = 0.1, l2 = 0, k = 0;
     long limit = 0;
@@ -228,6 +250,7 @@ int cmd_tune(int argc, char **argv) {
         else if (!strcmp(a, "--validate")) validate = v;
         else if (!strcmp(a, "--min-count")) min_count = atoi(v);
         else if (!strcmp(a, "--freeze")) freeze_terms(freeze = v);
+        else if (!strcmp(a, "--start")) start_file = v;
         else return fprintf(stderr, "tune: unknown option %s\n", a), 2;
     }
     if (!data) return fprintf(stderr, "tune: no data file\n"), 2;
@@ -242,6 +265,10 @@ int cmd_tune(int argc, char **argv) {
         m2[EVAL_WEIGHT_COUNT];
     const Weight *w0 = (const Weight *)&EvalW;
     for (int i = 0; i < EVAL_WEIGHT_COUNT; i++) p[i] = start[i] = (Param){w0[i].mg, w0[i].eg};
+    if (start_file) {
+        if (!read_weights(start_file, p)) return fprintf(stderr, "tune: %s is not a complete weights file\n", start_file), 1;
+        memcpy(start, p, sizeof start);
+    }
     if (k <= 0) k = fit_k(&d, p);
     fprintf(stderr, "tune: K = %.4f, start error %.6f", k, total_error(&d, p, k));
     if (v.count) fprintf(stderr, ", validation %.6f", total_error(&v, p, k));
@@ -278,8 +305,9 @@ int cmd_tune(int argc, char **argv) {
     }
     char comment[512];
     snprintf(comment, sizeof comment,
-             "Texel-tuned on %s: %zu positions, %d iterations, lr %g, l2 %g, min-count %d, K %.4f%s%s", data,
-             d.count, iterations, lr, l2, min_count, k, freeze ? ", frozen " : "", freeze ? freeze : "");
+             "Texel-tuned on %s from %s: %zu positions, %d iterations, lr %g, l2 %g, min-count %d, K %.4f%s%s",
+             data, start_file ? start_file : "the compiled-in weights", d.count, iterations, lr, l2, min_count, k,
+             freeze ? ", frozen " : "", freeze ? freeze : "");
     write_file(out, p, comment);
     free(d.samples);
     free(d.coefs);

@@ -9,7 +9,7 @@ static int usage(void) {
           "       tuong-tune pgn2fen [--skip PLIES] [--every K] [--rank-base 0|1] [--keep-checks] [--out FILE] PGN...\n"
           "       tuong-tune tune DATA [--iterations N] [--lr X] [--l2 X] [--k K] [--limit N] [--no-qsearch]\n"
           "                            [--validate DATA2] [--min-count N]\n"
-          "                            [--freeze Term1,Psqt*,...]\n"
+          "                            [--freeze Term1,Psqt*,...] [--start WEIGHTS.c]\n"
           "                            [--report N] [--out eval_weights.c]\n"
           "       tuong-tune write [FILE]   (the compiled-in weights, in the tuner's layout)\n"
           "       tuong-tune speed [--reps N] [--seed S]   (ns per evaluate() call)\n",
