@@ -167,7 +167,10 @@ static void check_bestmove(const char *line) {
 /* Read and check one line; false on timeout. */
 static bool gui_read(int timeout_ms) {
     char line[ENG_LINE];
-    if (!eng_read_line(&G.e, line, sizeof line, timeout_ms)) return false;
+    if (!eng_read_line(&G.e, line, sizeof line, timeout_ms)) {
+        if (G.e.eof) gui_fail("the engine closed its output (a crash or a sanitizer report: see above)", "");
+        return false;
+    }
     if (!strcmp(line, "readyok")) {
         if (++G.readyok_seen > G.isready_sent) gui_fail("readyok without isready", "");
     } else if (!strncmp(line, "bestmove", 8) || !strcmp(line, "nobestmove")) {
