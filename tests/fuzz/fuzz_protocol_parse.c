@@ -47,7 +47,7 @@ static void check_command(const Command *c) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static char line[LINE_INPUT_MAX];
     static Command cmd;
-    char err[256], word[16];
+    char err[256];
     if (size < 1) return 0;
     int rank_base = data[0] & 1;
     fuzz_text(data + 1, size - 1, line, sizeof line);
@@ -58,9 +58,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (r != PARSE_OK) FUZZ_CHECK(err[0] != '\0');
     if (r != PARSE_ERROR) check_command(&cmd);
     (void)proto_parse(line, rank_base, &cmd, err, 1);
-    for (size_t cap = 1; cap <= sizeof word; cap *= 4) {
-        proto_first_word(line, word, cap);
-        FUZZ_CHECK(strlen(word) < cap);
-    }
     return 0;
 }
