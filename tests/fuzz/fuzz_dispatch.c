@@ -97,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!ready) {
         fuzz_engine_init();
         initial = Options;
+        initial.hash_mb = 1; /* each session allocates its table afresh: keep that cheap */
         sink = fopen("/dev/null", "w");
         FUZZ_CHECK(sink != NULL);
         ready = true;
@@ -107,6 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (n == 0) return 0;
     FILE *in = fmemopen(session, n, "r");
     FUZZ_CHECK(in != NULL);
+    Options = initial;
     FUZZ_CHECK(protocol_loop(in, sink) == 0);
     reset_dispatcher(lines, &initial);
     fclose(in);
