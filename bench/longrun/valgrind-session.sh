@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # valgrind --leak-check=full on scripted protocol sessions (UCCI and UCI):
 # options, positions with moves, every kind of go, stop/ponderhit/isready
-# while thinking, probe, banmoves, d, eval, perft, bench, newgame, quit.
+# while thinking, probe, banmoves, d, eval, perft, bench, newgame, quit;
+# and a session that ends in end of input during an infinite search.
 # Fails (exit 1) on any leak, invalid access or nonzero exit.
 #
 #   bench/longrun/valgrind-session.sh [path/to/tuong]   (default build/tuong)
@@ -74,8 +75,17 @@ uci_session() {
   echo quit
 }
 
+# The GUI dies while the engine thinks: end of input instead of quit.
+eof_session() {
+  echo ucci
+  echo "setoption threads 2"
+  echo "position startpos moves h2e2"
+  echo "go infinite"
+  sleep 2
+}
+
 rc=0
-for dialect in ucci uci; do
+for dialect in ucci uci eof; do
   log=$(mktemp)
   echo "== valgrind --leak-check=full, $dialect session"
   "${dialect}_session" | valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible \
