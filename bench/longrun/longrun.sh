@@ -14,6 +14,7 @@
 #     -b DIR          build directory with tuong and tuong-match (default build)
 #     -o DIR          output directory (default /tmp/tuong-longrun-DATE)
 #     -m MS           tuong-match -timemargin (default 500, its own default)
+#   LONGRUN_MATCH_ARGS="..." adds tuong-match options (e.g. -log FILE).
 #
 # Tuong plays itself with one side in UCCI and the other in UCI, so both
 # front ends run; each engine process runs under /usr/bin/time to log its
@@ -44,7 +45,7 @@ run_match() { # name, engine settings...
   shift
   echo "== $name: $games games at $tc, concurrency $conc -> $out/$name.*"
   local start=$SECONDS
-  "$match" "$@" -openings "$openings" -order random -seed 1 -games "$games" -tc "$tc" \
+  "$match" "$@" ${LONGRUN_MATCH_ARGS:-} -openings "$openings" -order random -seed 1 -games "$games" -tc "$tc" \
     -concurrency "$conc" -timemargin "$margin" -pgnout "$out/$name.pgn" >"$out/$name.log" 2>&1 || true
   echo "   $((SECONDS - start)) s"
   sed -n '/^=== /,$p' "$out/$name.log"
@@ -64,14 +65,14 @@ bad=0
 for log in "$out"/*.log; do
   m=$(basename "$log" .log)
   played=$(grep -c '^Game ' "$log" || true)
-  crash=$(grep -c 'crashed' "$log" || true)
-  illegal=$(grep -cE 'played an? ' "$log" || true)
-  nomove=$(grep -c 'gave no move' "$log" || true)
-  timeloss=$(grep -c 'forfeits on time' "$log" || true)
+  crash=$(grep '^Game ' "$log" | grep -c 'crashed' || true)
+  illegal=$(grep '^Game ' "$log" | grep -cE 'played an? ' || true)
+  nomove=$(grep '^Game ' "$log" | grep -c 'gave no move' || true)
+  timeloss=$(grep '^Game ' "$log" | grep -c 'forfeits on time' || true)
   echo "$m: games $played, crashes $crash, illegal/malformed moves $illegal, no move with legal moves $nomove, time forfeits $timeloss"
   [ $((crash + illegal + nomove + timeloss)) -eq 0 ] || bad=1
   [ "$played" -eq "$games" ] || { echo "  only $played of $games games finished"; bad=1; }
-  grep -E 'crashed|played an? |gave no move|forfeits on time' "$log" | sed 's/^/  /' | head -20 || true
+  grep '^Game ' "$log" | grep -E 'crashed|played an? |gave no move|forfeits on time' | sed 's/^/  /' | head -20 || true
 done
 for mem in "$out"/*.mem; do
   [ -f "$mem" ] || continue
