@@ -27,6 +27,10 @@ grep -q ' | 0-1$' "$dir/match.txt"
 "$tool" tune "$dir/data.txt" --iterations 5 --out "$dir/tuned.c" 2>"$dir/tune.log"
 grep -q 'iteration 5 error' "$dir/tune.log"
 grep -q '^    .Tempo = {' "$dir/tuned.c"
-# 6. The speed probe runs.
+# 6. --start reads a weights file back exactly (zero steps = unchanged).
+"$tool" tune "$dir/data.txt" --iterations 0 --start "$weights" --out "$dir/roundtrip.c" 2>/dev/null
+grep -v '^ *\(/\*\|\*\)' "$dir/roundtrip.c" > "$dir/c.txt"
+diff "$dir/a.txt" "$dir/c.txt"
+# 7. The speed probe runs.
 "$tool" speed --reps 5 | grep -q ' ns each'
 echo "tune pipeline: 1 passed, 0 failed"
