@@ -1,14 +1,16 @@
 #include "timeman.h"
 
 /* Moves we plan for when the GUI gives none (sudden death). */
-static const int PLANNED_MOVES = 35;
+static const int PLANNED_MOVES = 40;
 /* Largest share of the remaining clock one move may use, per mille. */
-static const int HARD_SHARE_PERMILLE = 300;
+static const int HARD_SHARE_PERMILLE = 250;
 static const int HARD_SHARE_LAST_MOVE_PERMILLE = 700;
 /* The hard limit is this many times the soft one, at most. */
-static const int HARD_OVER_SOFT = 5;
-/* A score drop of this many units widens the budget by half. */
+static const int HARD_OVER_SOFT = 4;
+/* A score drop of this many units widens the budget by a quarter. */
 static const int SCORE_DROP_UNIT = 20;
+/* The three per-iteration factors together stay within these bounds. */
+static const double SCALE_MIN = 0.5, SCALE_MAX = 2.2;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -44,15 +46,17 @@ void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool 
 void tm_update(TimeManager *tm, int depth, int best_changes, Score score_drop, double best_node_share) {
     if (!tm->timed || tm->soft_ms == tm->hard_ms || depth < 4) return;
     tm->stability = tm->stability / 2 + best_changes;
-    /* Unsettled best move: up to twice the time. */
-    double instability = 1.0 + (tm->stability > 2 ? 2 : tm->stability) / 2;
-    /* Falling score: up to 1.6x; a rising one saves a little. */
-    double falling = 1.0 + (double)score_drop / (2.0 * SCORE_DROP_UNIT);
-    falling = falling < 0.8 ? 0.8 : falling > 1.6 ? 1.6 : falling;
-    /* One move clearly best (it took most nodes): down to about half. */
+    /* Unsettled best move: up to 1.6 times the time. */
+    double instability = 1.0 + 0.3 * (tm->stability > 2 ? 2 : tm->stability);
+    /* Falling score: up to 1.4x; a rising one saves a little. */
+    double falling = 1.0 + (double)score_drop / (4.0 * SCORE_DROP_UNIT);
+    falling = falling < 0.85 ? 0.85 : falling > 1.4 ? 1.4 : falling;
+    /* One move clearly best (it took most nodes): down to 0.6. */
     double clear = 1.5 - best_node_share;
-    clear = clear < 0.5 ? 0.5 : clear > 1.3 ? 1.3 : clear;
-    double scaled = (double)tm->soft_ms * instability * falling * clear;
+    clear = clear < 0.6 ? 0.6 : clear > 1.2 ? 1.2 : clear;
+    double factor = instability * falling * clear;
+    factor = factor < SCALE_MIN ? SCALE_MIN : factor > SCALE_MAX ? SCALE_MAX : factor;
+    double scaled = (double)tm->soft_ms * factor;
     tm->scaled_ms = (int64_t)(scaled < (double)tm->hard_ms ? scaled : (double)tm->hard_ms);
 }
 
