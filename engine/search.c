@@ -687,6 +687,15 @@ static void *driver_main(void *arg) {
     return NULL;
 }
 
+/* The driver thread could not be created (no memory for its stack): answer
+ * at once with a legal move rather than never. */
+static void answer_without_search(void) {
+    MoveList moves;
+    root_move_list(&S.root, &S.limits, &moves);
+    Move best = moves.count ? moves.moves[0] : MOVE_NONE;
+    if (S.cb.bestmove) S.cb.bestmove(S.cb.ctx, best, MOVE_NONE, best != MOVE_NONE ? SCORE_DRAW : mated_in(0), 0);
+}
+
 static void init_tables(void) {
     for (int d = 1; d < 64; d++)
         for (int m = 1; m < 64; m++) Reductions[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
@@ -736,8 +745,8 @@ void search_start(const Position *pos, const SearchLimits *limits, const SearchC
     atomic_store(&S.clock_ms, S.start_ms);
     tm_init(&S.tm, limits, Options.move_overhead_ms, Options.ponder_enabled);
     tt_new_search();
-    S.running = true;
-    pthread_create(&S.driver, NULL, driver_main, NULL);
+    S.running = pthread_create(&S.driver, NULL, driver_main, NULL) == 0;
+    if (!S.running) answer_without_search();
 }
 
 void search_stop(void) {

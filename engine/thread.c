@@ -39,12 +39,20 @@ int threads_count(void) { return Count; }
 
 SearchThread *thread_at(int i) { return Threads[i]; }
 
+/* Helpers whose pthread exists: one that could not be created (no memory
+ * for its stack) simply does not search, and must not be joined. */
+static bool Launched[MAX_THREADS];
+
 void threads_launch_helpers(void *(*fn)(void *)) {
-    for (int i = 1; i < Count; i++) pthread_create(&Threads[i]->handle, NULL, fn, Threads[i]);
+    for (int i = 1; i < Count; i++) Launched[i] = pthread_create(&Threads[i]->handle, NULL, fn, Threads[i]) == 0;
 }
 
 void threads_join_helpers(void) {
-    for (int i = 1; i < Count; i++) pthread_join(Threads[i]->handle, NULL);
+    for (int i = 1; i < Count; i++)
+        if (Launched[i]) {
+            pthread_join(Threads[i]->handle, NULL);
+            Launched[i] = false;
+        }
 }
 
 void threads_clear(void) {
