@@ -24,9 +24,11 @@ enum {
     LONG_GAME_PLIES = 2000, /* 1000 moves each */
     MANY_THREADS = 256,     /* the advertised maximum */
     MANY_THREADS_SANITIZED = 32,
-    FAST_ANSWER_MS = 1000,              /* zero/negative clocks, nodes 1: no time loss */
-    STOP_ANSWER_MS = 1000,              /* stop -> bestmove */
-    HASH_TEST_ADDRESS_SPACE = 3u << 29, /* 1.5 GB for the engine in the huge-hash test */
+    FAST_ANSWER_MS = 1000,                   /* zero/negative clocks, nodes 1: no time loss */
+    STOP_ANSWER_MS = 1000,                   /* stop -> bestmove */
+    HASH_TEST_ADDRESS_SPACE = 3u << 29,      /* 1.5 GB for the engine in the huge-hash test */
+    THREAD_TEST_STACK = 1u << 30,            /* 1 GB per thread stack ... */
+    THREAD_TEST_ADDRESS_SPACE = 1700u << 20, /* ... in 1.7 GB: room for one thread */
 };
 
 static Position Root; /* the position last sent */
@@ -55,6 +57,7 @@ static int64_t expect_legal_bestmove(Engine *e, int timeout_ms) {
         int64_t left = deadline - eng_now_ms();
         if (left <= 0 || !eng_read_line(e, line, sizeof line, (int)left)) {
             eng_dump(e);
+            eng_finish(e); /* kill it: a hung engine must not outlive the test */
             fail_msg("no bestmove within %d ms", timeout_ms);
         }
         if (!strncmp(line, "bestmove ", 9)) {
@@ -84,6 +87,7 @@ static bool message_before_ready(Engine *e, const char *needle) {
         int64_t left = deadline - eng_now_ms();
         if (left <= 0 || !eng_read_line(e, line, sizeof line, (int)left)) {
             eng_dump(e);
+            eng_finish(e);
             fail_msg("no readyok");
         }
         if (strstr(line, needle)) {
@@ -104,6 +108,27 @@ static void quit_cleanly(Engine *e, bool ucci) {
 
 static void set_root(const char *fen) { must_parse(&Root, fen); }
 
+/* Start the engine in a dialect with a limited address space and, if
+ * stack_bytes, a thread stack size (glibc sizes new threads' stacks by
+ * RLIMIT_STACK). The limits are set around the fork and restored. */
+static void start_limited(Engine *e, const char *dialect, rlim_t as_bytes, rlim_t stack_bytes) {
+    struct rlimit old_as, old_stack, lim;
+    getrlimit(RLIMIT_AS, &old_as);
+    getrlimit(RLIMIT_STACK, &old_stack);
+    lim = old_as;
+    lim.rlim_cur = old_as.rlim_max != RLIM_INFINITY && old_as.rlim_max < as_bytes ? old_as.rlim_max : as_bytes;
+    setrlimit(RLIMIT_AS, &lim);
+    if (stack_bytes) {
+        lim = old_stack;
+        lim.rlim_cur =
+            old_stack.rlim_max != RLIM_INFINITY && old_stack.rlim_max < stack_bytes ? old_stack.rlim_max : stack_bytes;
+        setrlimit(RLIMIT_STACK, &lim);
+    }
+    eng_start_dialect(e, dialect);
+    setrlimit(RLIMIT_AS, &old_as);
+    setrlimit(RLIMIT_STACK, &old_stack);
+}
+
 static void test_hash_larger_than_memory(void **state) {
     (void)state;
     if (SANITIZED) {
@@ -112,15 +137,8 @@ static void test_hash_larger_than_memory(void **state) {
     }
     /* The engine gets a 1.5 GB address space, so the largest hash (or half
      * this machine's memory) cannot be had whatever the machine. */
-    struct rlimit old, lim;
-    getrlimit(RLIMIT_AS, &old);
-    lim = old;
-    lim.rlim_cur = HASH_TEST_ADDRESS_SPACE;
-    if (old.rlim_max != RLIM_INFINITY && old.rlim_max < lim.rlim_cur) lim.rlim_cur = old.rlim_max;
-    setrlimit(RLIMIT_AS, &lim);
     Engine e;
-    eng_start_dialect(&e, "ucci");
-    setrlimit(RLIMIT_AS, &old);
+    start_limited(&e, "ucci", HASH_TEST_ADDRESS_SPACE, 0);
     set_root(START_FEN);
     eng_send(&e, "setoption hashsize 32768");
     assert_true(message_before_ready(&e, " MB")); /* "more than ... using N MB", "could not allocate ... keeping" */
@@ -275,6 +293,31 @@ static void test_tiny_budgets(void **state) {
     }
 }
 
+/* No room for the search thread's stack (1 GB thread stacks in a 1.7 GB
+ * address space: the reader thread fits, the search driver does not). The
+ * go must still be answered, and the engine must still quit: search_start()
+ * ignored the failed pthread_create(), never answered and then joined a
+ * thread that did not exist. */
+static void test_search_thread_cannot_start(void **state) {
+    (void)state;
+    if (SANITIZED) {
+        print_message("skipped under sanitizers (they cannot run with a limited address space)\n");
+        return;
+    }
+    for (int dialect = 0; dialect < 2; dialect++) {
+        Engine e;
+        start_limited(&e, dialect ? "uci" : "ucci", THREAD_TEST_ADDRESS_SPACE, THREAD_TEST_STACK);
+        set_root(START_FEN);
+        eng_send(&e, "position startpos");
+        eng_send(&e, "go depth 3");
+        expect_legal_bestmove(&e, budget(5000));
+        eng_send(&e, "go infinite");
+        eng_send(&e, "stop");
+        expect_legal_bestmove(&e, budget(5000));
+        quit_cleanly(&e, dialect == 0);
+    }
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -283,6 +326,7 @@ int main(void) {
         cmocka_unit_test(test_thousand_move_history),
         cmocka_unit_test(test_deep_depth_then_stop),
         cmocka_unit_test(test_tiny_budgets),
+        cmocka_unit_test(test_search_thread_cannot_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
