@@ -49,17 +49,6 @@ static const ScaleCase Cases[] = {
 
 static Position pos, twin;
 
-/* Colours swapped and the board turned through the river. */
-static void colour_mirror(const Position *src, Position *dst) {
-    pos_clear(dst);
-    for (Square s = 0; s < SQUARE_NB; s++) {
-        Piece p = pos_piece_on(src, s);
-        if (p) pos_put_piece(dst, make_piece((Color)!color_of(p), type_of(p)), make_square(file_of(s), 9 - rank_of(s)));
-    }
-    dst->side = (Color)!src->side;
-    pos_finish_setup(dst);
-}
-
 static void test_scale_table(void **state) {
     (void)state;
     for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {

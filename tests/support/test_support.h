@@ -16,3 +16,6 @@ void must_parse(Position *pos, const char *fen);
 FILE *open_data(const char *relative);
 /* Is the sanitizer build running (tests shrink their node budgets)? */
 int running_slow(void);
+/* The twin of src with colours swapped and the board turned through the
+ * river (src and dst must differ). */
+void colour_mirror(const Position *src, Position *dst);
