@@ -1,5 +1,5 @@
-/* Material-only draw scaling; the table is documented in docs/eval.md and
- * tested in tests/test_eval_endgame.c. */
+/* Material-only endgame knowledge: draw scaling and known wins. Both tables
+ * are documented in docs/eval.md and tested in tests/test_eval_endgame.c. */
 #include "endgame.h"
 
 #include "eval_terms.h"
@@ -72,4 +72,26 @@ int eg_scale(const Position *pos, Color strong) {
     }
     /* A lone chariot beats anything short of the full defence. */
     return defenders == 4 ? SCALE_RARE : SCALE_NORMAL;
+}
+
+/* Does `strong` win by theory? The weak side must have nothing but its
+ * king, advisors and elephants. Then a chariot wins with any helper (a
+ * second chariot, a horse, a cannon or a pawn that can still advance)
+ * against the full defence, and alone against anything less than all four
+ * defenders (a lone chariot against the full defence is a draw). */
+static bool known_win_for(const Position *pos, Color strong) {
+    Color weak = (Color)!strong;
+    if (!pos_pieces(pos, strong, ROOK)) return false;
+    if (pos_pieces(pos, weak, ROOK) | pos_pieces(pos, weak, HORSE) | pos_pieces(pos, weak, CANNON) |
+        pos_pieces(pos, weak, PAWN))
+        return false;
+    Material s = material_of(pos, strong), w = material_of(pos, weak);
+    int helpers = s.chariots - 1 + s.horses + s.cannons + s.pawns;
+    return helpers > 0 || w.advisors + w.elephants < 4;
+}
+
+Color eg_known_win(const Position *pos) {
+    if (known_win_for(pos, RED)) return RED;
+    if (known_win_for(pos, BLACK)) return BLACK;
+    return COLOR_NB;
 }

@@ -1,7 +1,8 @@
 /*
  * Hand-crafted evaluation: every term is a named midgame/endgame weight
  * (eval_terms.h), summed per side, tapered by the game phase and scaled
- * toward a draw when the stronger side lacks mating material (endgame.c).
+ * toward a draw when the stronger side lacks mating material (endgame.c),
+ * with a bonus for material that wins by endgame theory (endgame.c too).
  * docs/eval.md describes each term.
  */
 #include "eval.h"
@@ -235,6 +236,8 @@ static Score evaluate_impl(const Position *pos, EvalTrace *trace) {
         int n = st.palace_attackers[c];
         add(&st, c, &EvalW.KingAttackers[n < KING_ATTACKERS_NB ? n : KING_ATTACKERS_NB - 1], 1);
     }
+    Color winner = eg_known_win(pos);
+    if (winner != COLOR_NB) add(&st, winner, &EvalW.KnownWin, 1);
     add(&st, pos->side, &EvalW.Tempo, 1);
 
     int phase = game_phase(pos);

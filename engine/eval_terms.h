@@ -63,6 +63,7 @@ enum { ATT_CHARIOT = 0, ATT_HORSE = 1, ATT_CANNON = 2, ATT_PAWN = 3 };
     X(PawnNearPalace, "crossed pawn in or next to the enemy palace")                                                 \
     X(PawnLastRank, "old pawn on the enemy back rank")                                                               \
     X(KingOffHome, "king off its home point")                                                                        \
+    X(KnownWin, "material that wins by endgame theory (endgame.c)")                                                  \
     X(Tempo, "side to move")
 
 typedef struct {

@@ -148,5 +148,6 @@ const EvalWeights EvalW = {
     .PawnNearPalace = {3, 0}, /* crossed pawn in or next to the enemy palace */
     .PawnLastRank = {-9, -12}, /* old pawn on the enemy back rank */
     .KingOffHome = {-10, -1}, /* king off its home point */
+    .KnownWin = {120, 120}, /* material that wins by endgame theory (endgame.c) */
     .Tempo = {6, 3}, /* side to move */
 };

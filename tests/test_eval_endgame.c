@@ -1,5 +1,6 @@
-/* The insufficient-material draw-scaling table (docs/eval.md), checked on
- * one position per row, for both colours as the stronger side. */
+/* The insufficient-material draw-scaling table and the known wins
+ * (docs/eval.md), checked on one position per row, for both colours as the
+ * stronger side. */
 #include <stdio.h>
 
 #include "endgame.h"
@@ -47,6 +48,45 @@ static const ScaleCase Cases[] = {
     {"2bakab2/9/9/9/4P4/9/9/9/4N4/4K4 w - - 0 1", 128, "horse and pawn"},
 };
 
+typedef struct {
+    const char *fen; /* Red has the material that may win */
+    bool known_win;  /* eg_known_win() names Red */
+    const char *what;
+} KnownWinCase;
+
+static const KnownWinCase KnownWins[] = {
+    /* A lone chariot against fewer than all four defenders. */
+    {"2bak4/4a4/9/9/9/9/9/9/9/R2K5 w - - 0 1", true, "chariot against two advisors and an elephant"},
+    {"2b1k4/4a4/4b4/9/9/9/9/9/9/R2K5 b - - 0 1", true, "chariot against an advisor and two elephants"},
+    {"3aka3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", true, "chariot against two advisors"},
+    {"2b1k1b2/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", true, "chariot against two elephants"},
+    {"3ak4/9/4b4/9/9/9/9/9/9/1R2K4 w - - 0 1", true, "chariot against an advisor and an elephant"},
+    {"3ak4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", true, "chariot against one advisor"},
+    {"4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", true, "chariot against a bare king"},
+    {"2bak4/4a4/9/9/9/9/9/9/4A4/R2K1A3 w - - 0 1", true, "chariot with its own advisors against three defenders"},
+    {"2bak2P1/4a4/9/9/9/9/9/9/9/R2K5 w - - 0 1", true, "chariot and an old pawn against three defenders"},
+    /* A chariot and a helper against the full defence. */
+    {"2bakab2/9/9/9/9/9/9/2N6/9/R2K5 w - - 0 1", true, "chariot and horse against the full defence"},
+    {"2bakab2/9/9/9/9/9/9/4C4/9/3AK1R2 w - - 0 1", true, "chariot and cannon against the full defence"},
+    {"2bakab2/9/9/9/2P6/9/9/9/9/R2K5 w - - 0 1", true, "chariot and crossed pawn against the full defence"},
+    {"2bakab2/9/9/9/9/9/6P2/9/9/3K1R3 w - - 0 1", true, "chariot and uncrossed pawn against the full defence"},
+    {"2bakab2/9/9/9/9/9/9/9/R8/3K4R w - - 0 1", true, "two chariots against the full defence"},
+    /* The same attackers where the defence holds, or is not a bare defence. */
+    {"2bakab2/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", false, "lone chariot against the full defence (draw)"},
+    {"2bakabP1/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", false, "chariot and old pawn against the full defence (draw)"},
+    {"3aka3/9/4n4/9/9/9/9/9/9/R2K5 w - - 0 1", false, "chariot against horse and two advisors (draw)"},
+    {"3aka3/9/4c4/9/9/9/9/9/9/R2K5 w - - 0 1", false, "chariot against cannon and two advisors (draw)"},
+    {"2b1k1b2/9/4n4/9/9/9/9/9/9/R2K5 w - - 0 1", false, "chariot against horse and two elephants (draw)"},
+    {"2bakab2/9/9/9/9/9/9/2N6/9/R2K5 w - - 0 1", true, "(control) chariot and horse"},
+    {"2bakab2/9/9/4r4/9/9/9/2N6/9/R2K5 w - - 0 1", false, "chariot and horse against a chariot"},
+    {"2bak4/4a4/9/9/9/4p4/9/9/9/R2K5 w - - 0 1", false, "chariot against three defenders and a pawn"},
+    {"2bakab2/9/9/9/9/9/9/2N6/9/2C2K3 w - - 0 1", false, "horse and cannon, no chariot"},
+    {"3k5/9/9/9/9/9/9/9/9/3AK4 w - - 0 1", false, "advisor only"},
+};
+
+/* A recognised known win scores at least this for the winner. */
+enum { KNOWN_WIN_MIN_SCORE = 300 };
+
 static Position pos, twin;
 
 static void test_scale_table(void **state) {
@@ -91,6 +131,45 @@ static void test_rarely_winning_is_small(void **state) {
     assert_true(s >= 0 && s < 40);
 }
 
+/* eg_known_win() names the right side for both colours, and the bonus is
+ * in the trace exactly when it does. */
+static void test_known_wins(void **state) {
+    (void)state;
+    int bonus = EvalW.KnownWin.eg, at = eval_weight_index(&EvalW.KnownWin);
+    assert_true(bonus > 0);
+    for (size_t i = 0; i < sizeof KnownWins / sizeof KnownWins[0]; i++) {
+        const KnownWinCase *c = &KnownWins[i];
+        must_parse(&pos, c->fen);
+        colour_mirror(&pos, &twin);
+        Color got = eg_known_win(&pos), got_twin = eg_known_win(&twin);
+        if (got != (c->known_win ? RED : COLOR_NB)) fail_msg("%s: known win for %d (%s)", c->what, (int)got, c->fen);
+        if (got_twin != (c->known_win ? BLACK : COLOR_NB))
+            fail_msg("%s (colours swapped): known win for %d", c->what, (int)got_twin);
+        EvalTrace tr, tr_twin;
+        eval_traced(&pos, &tr);
+        eval_traced(&twin, &tr_twin);
+        assert_int_equal(tr.coef[RED][at], c->known_win);
+        assert_int_equal(tr.coef[BLACK][at], 0);
+        assert_int_equal(tr_twin.coef[BLACK][at], c->known_win);
+        assert_int_equal(tr_twin.coef[RED][at], 0);
+        if (!c->known_win) continue;
+        /* Clearly winning for the stronger side, whoever is to move. */
+        if (tr.red < KNOWN_WIN_MIN_SCORE) fail_msg("%s: red scores only %d", c->what, tr.red);
+        if (tr_twin.red > -KNOWN_WIN_MIN_SCORE) fail_msg("%s (colours swapped): black scores only %d", c->what, -tr_twin.red);
+    }
+}
+
+/* The bonus makes a known win outscore the same material against one more
+ * defender, by more than that defender is worth. */
+static void test_known_win_beats_the_full_defence(void **state) {
+    (void)state;
+    must_parse(&pos, "2bak4/4a4/9/9/9/9/9/9/9/R2K5 w - - 0 1");
+    Score win = evaluate(&pos);
+    must_parse(&pos, "2bak4/4a4/4b4/9/9/9/9/9/9/R2K5 w - - 0 1");
+    Score draw = evaluate(&pos);
+    assert_true(win > draw + EvalW.KnownWin.eg);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -98,6 +177,8 @@ int main(void) {
         cmocka_unit_test(test_dead_draws_evaluate_to_zero),
         cmocka_unit_test(test_scaled_scores_keep_their_sign),
         cmocka_unit_test(test_rarely_winning_is_small),
+        cmocka_unit_test(test_known_wins),
+        cmocka_unit_test(test_known_win_beats_the_full_defence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
