@@ -1,23 +1,13 @@
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* strsignal */
 #include "engine.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+enum { LINE_MAX_BYTES = 1 << 16, EXIT_WAIT_MS = 200, QUIT_WAIT_MS = 1000 };
 
 bool engine_config_set(EngineConfig *cfg, const char *arg, char *err, size_t errlen) {
     const char *eq = strchr(arg, '=');
@@ -76,21 +66,13 @@ void engine_send(Engine *e, const char *fmt, ...) {
         }
     }
     line[n++] = '\n';
-    for (int off = 0; off < n;) {
-        ssize_t w = write(e->in_fd, line + off, (size_t)(n - off));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return; /* a dead engine shows as EOF on the read side */
-        off += (int)w;
-    }
+    child_write(&e->proc, line, (size_t)n); /* a dead engine shows as EOF on the read side */
 }
 
-/* Record how the child ended (non-blocking unless wait is set). */
-static void reap(Engine *e, bool wait) {
-    if (e->pid <= 0) return;
-    int st;
-    pid_t r = waitpid(e->pid, &st, wait ? 0 : WNOHANG);
-    if (r != e->pid) return;
-    e->pid = 0;
+/* Once the child has been reaped, say in e->status how it ended. */
+static void note_exit(Engine *e) {
+    if (!e->proc.reaped) return;
+    int st = e->proc.wait_status;
     if (WIFEXITED(st)) snprintf(e->status, sizeof e->status, "exited with status %d%s", WEXITSTATUS(st),
                                 WEXITSTATUS(st) == 127 ? " (command not found?)" : "");
     else if (WIFSIGNALED(st)) snprintf(e->status, sizeof e->status, "killed by signal %d (%s)", WTERMSIG(st),
@@ -98,45 +80,23 @@ static void reap(Engine *e, bool wait) {
 }
 
 int engine_read_line(Engine *e, char *line, size_t size, int64_t deadline_ms) {
-    for (;;) {
-        char *nl = memchr(e->buf, '\n', e->len);
-        if (nl) {
-            size_t n = (size_t)(nl - e->buf);
-            size_t copy = n < size - 1 ? n : size - 1;
-            memcpy(line, e->buf, copy);
-            line[copy] = '\0';
-            if (copy && line[copy - 1] == '\r') line[copy - 1] = '\0';
-            memmove(e->buf, nl + 1, e->len - n - 1);
-            e->len -= n + 1;
-            if (e->log) fprintf(e->log, "%s > %s\n", e->cfg->name, line);
-            return 1;
-        }
-        if (e->len == sizeof e->buf) e->len = 0; /* an absurd line: drop it */
-        if (e->dead) return -1;
-        int64_t left = deadline_ms - now_ms();
-        if (left <= 0) return 0;
-        struct pollfd p = {e->out_fd, POLLIN, 0};
-        int r = poll(&p, 1, left > 1000000 ? 1000000 : (int)left);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) continue;
-        ssize_t got = read(e->out_fd, e->buf + e->len, sizeof e->buf - e->len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) {
-            e->dead = true;
-            if (e->len) { /* a last line without newline */
-                e->buf[e->len++] = '\n';
-                continue;
-            }
-            /* The pipe closes as the process exits; give the kernel a moment
-             * so the exit status can be reported. */
-            for (int i = 0; i < 100 && e->pid > 0; i++) {
-                reap(e, false);
-                if (e->pid > 0) usleep(2000);
-            }
-            return -1;
-        }
-        e->len += (size_t)got;
+    ChildRead r;
+    /* A dead engine is not waited for: only lines already read come back. */
+    while ((r = child_read_line(&e->proc, line, size, e->dead ? 0 : deadline_ms)) == CHILD_OVERFLOW)
+        e->proc.len = 0; /* an absurd line: drop it */
+    if (r == CHILD_EOF && !e->dead) {
+        e->dead = true;
+        /* The pipe closes as the process exits; give the kernel a moment
+         * so the exit status can be reported. */
+        child_wait(&e->proc, child_now_ms() + EXIT_WAIT_MS);
+        note_exit(e);
+        if (child_read_rest(&e->proc, line, size)) r = CHILD_LINE; /* a last line without newline */
     }
+    if (r != CHILD_LINE) return e->dead ? -1 : 0;
+    size_t n = strlen(line);
+    if (n && line[n - 1] == '\r') line[n - 1] = '\0';
+    if (e->log) fprintf(e->log, "%s > %s\n", e->cfg->name, line);
+    return 1;
 }
 
 static bool starts_with(const char *s, const char *word) {
@@ -167,7 +127,8 @@ static void fail_start(Engine *e, char *err, size_t errlen, const char *what, in
     if (!e->dead) {
         snprintf(err, errlen, "engine '%s' (%s): %s within %d ms", e->cfg->name, e->cfg->cmd, what, timeout_ms);
     } else {
-        reap(e, true);
+        child_reap(&e->proc, true);
+        note_exit(e);
         snprintf(err, errlen, "engine '%s' (%s): the process %s before %s", e->cfg->name, e->cfg->cmd,
                  e->status[0] ? e->status : "closed its output", what);
     }
@@ -178,41 +139,13 @@ bool engine_start(Engine *e, const EngineConfig *cfg, int timeout_ms, FILE *log,
     memset(e, 0, sizeof *e);
     e->cfg = cfg;
     e->log = log;
-    e->in_fd = e->out_fd = -1;
-    int to_child[2], from_child[2];
-    if (pipe2(to_child, O_CLOEXEC) || pipe2(from_child, O_CLOEXEC)) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
-        return false;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
-        return false;
-    }
-    if (pid == 0) {
-        dup2(to_child[0], 0);
-        dup2(from_child[1], 1);
-        close(to_child[0]);
-        close(to_child[1]);
-        close(from_child[0]);
-        close(from_child[1]);
-        if (cfg->dir[0] && chdir(cfg->dir)) {
-            fprintf(stderr, "tuong-match: cannot enter %s: %s\n", cfg->dir, strerror(errno));
-            _exit(126);
-        }
-        char cmd[ENGINE_TEXT_MAX + 8];
-        snprintf(cmd, sizeof cmd, "exec %s", cfg->cmd);
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    close(to_child[0]);
-    close(from_child[1]);
-    e->pid = pid;
-    e->in_fd = to_child[1];
-    e->out_fd = from_child[0];
+    char cmd[ENGINE_TEXT_MAX + 8];
+    snprintf(cmd, sizeof cmd, "exec %s", cfg->cmd);
+    const char *argv[] = {"sh", "-c", cmd, NULL};
+    if (!child_spawn(&e->proc, "/bin/sh", argv, cfg->dir, LINE_MAX_BYTES, err, errlen)) return false;
     snprintf(e->id_name, sizeof e->id_name, "%s", cfg->name);
 
-    int64_t deadline = now_ms() + timeout_ms;
+    int64_t deadline = child_now_ms() + timeout_ms;
     bool ucci = cfg->proto == PROTO_UCCI;
     engine_send(e, ucci ? "ucci" : "uci");
     const char *ok = ucci ? "ucciok" : "uciok";
@@ -247,7 +180,7 @@ bool engine_new_game(Engine *e, int timeout_ms) {
     if (e->cfg->proto == PROTO_UCI) engine_send(e, "ucinewgame");
     else if (e->has_newgame) engine_send(e, "setoption newgame");
     engine_send(e, "isready");
-    return wait_for(e, "readyok", now_ms() + timeout_ms);
+    return wait_for(e, "readyok", child_now_ms() + timeout_ms);
 }
 
 /* Read "score" from an info line in either dialect. */
@@ -284,12 +217,12 @@ static void parse_info(const char *line, GoResult *res) {
 GoResult engine_go(Engine *e, const char *position_cmd, const char *go_cmd, int64_t timeout_ms) {
     GoResult res = {0};
     engine_send(e, "%s", position_cmd);
-    int64_t start = now_ms();
+    int64_t start = child_now_ms();
     engine_send(e, "%s", go_cmd);
     char line[1 << 15];
     for (;;) {
         int r = engine_read_line(e, line, sizeof line, start + timeout_ms);
-        res.elapsed_ms = now_ms() - start;
+        res.elapsed_ms = child_now_ms() - start;
         if (r == 0) {
             res.status = GO_TIMEOUT;
             return res;
@@ -320,20 +253,11 @@ GoResult engine_go(Engine *e, const char *position_cmd, const char *go_cmd, int6
 }
 
 void engine_stop(Engine *e) {
-    if (e->pid > 0) {
+    if (!child_reap(&e->proc, false)) {
         if (!e->dead) engine_send(e, "quit");
-        int64_t deadline = now_ms() + 1000;
-        while (e->pid > 0 && now_ms() < deadline) {
-            reap(e, false);
-            if (e->pid > 0) usleep(5000);
-        }
-        if (e->pid > 0) {
-            kill(e->pid, SIGKILL);
-            reap(e, true);
-        }
+        child_wait(&e->proc, child_now_ms() + QUIT_WAIT_MS);
     }
-    if (e->in_fd >= 0) close(e->in_fd);
-    if (e->out_fd >= 0) close(e->out_fd);
-    e->in_fd = e->out_fd = -1;
+    child_close(&e->proc); /* kills it if it is still there */
+    note_exit(e);
     e->dead = true;
 }

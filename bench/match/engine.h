@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
-#include <sys/types.h>
+
+#include "child_proc.h"
 
 typedef enum { PROTO_UCCI = 0, PROTO_UCI = 1 } Proto;
 
@@ -35,14 +36,11 @@ typedef struct {
 
 typedef struct {
     const EngineConfig *cfg;
-    pid_t pid;
-    int in_fd, out_fd;        /* we write in_fd (its stdin), read out_fd (its stdout) */
-    char buf[1 << 16];
-    size_t len;
+    ChildProc proc;           /* the process and its pipes */
     bool millis;              /* UCCI times go out in milliseconds */
     bool has_usemillisec, has_variant, has_newgame;
     char id_name[ENGINE_NAME_MAX];
-    bool dead;
+    bool dead;                /* closed its output, or given up: no more waiting for lines */
     char status[128];         /* how the process ended, once it has */
     FILE *log;                /* optional transcript (may be NULL) */
 } Engine;
@@ -74,8 +72,6 @@ int engine_read_line(Engine *e, char *line, size_t size, int64_t deadline_ms);
 GoResult engine_go(Engine *e, const char *position_cmd, const char *go_cmd, int64_t timeout_ms);
 /* quit, wait a little, then kill; always reaps the child. */
 void engine_stop(Engine *e);
-/* Monotonic milliseconds. */
-int64_t now_ms(void);
 /* Parse an engine spec "name=X cmd=Y proto=ucci|uci ranks=0|1 timeunit=auto|ms|s
  * dir=D option.N=V" (arguments already split); false with a message. */
 bool engine_config_set(EngineConfig *cfg, const char *arg, char *err, size_t errlen);
