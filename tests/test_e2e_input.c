@@ -2,6 +2,8 @@
  * the engine keeps running. Also the command line (tuong --help ...). */
 #include "test_support.h"
 
+#include <stdlib.h>
+
 #include "engine_proc.h"
 
 static int T5s;

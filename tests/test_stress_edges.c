@@ -52,9 +52,9 @@ static int budget(int ms) {
  * how long it took. Fails on an error line when errors_ok is false. */
 static int64_t expect_legal_bestmove(Engine *e, int timeout_ms) {
     char line[ENG_LINE];
-    int64_t t0 = eng_now_ms(), deadline = t0 + timeout_ms;
+    int64_t t0 = child_now_ms(), deadline = t0 + timeout_ms;
     for (;;) {
-        int64_t left = deadline - eng_now_ms();
+        int64_t left = deadline - child_now_ms();
         if (left <= 0 || !eng_read_line(e, line, sizeof line, (int)left)) {
             eng_dump(e);
             eng_finish(e); /* kill it: a hung engine must not outlive the test */
@@ -68,7 +68,7 @@ static int64_t expect_legal_bestmove(Engine *e, int timeout_ms) {
                 eng_dump(e);
                 fail_msg("illegal bestmove: %s", line);
             }
-            return eng_now_ms() - t0;
+            return child_now_ms() - t0;
         }
         if (!strcmp(line, "nobestmove")) {
             eng_dump(e);
@@ -82,9 +82,9 @@ static bool message_before_ready(Engine *e, const char *needle) {
     char line[ENG_LINE];
     bool seen = false;
     eng_send(e, "isready");
-    int64_t deadline = eng_now_ms() + budget(20000);
+    int64_t deadline = child_now_ms() + budget(20000);
     for (;;) {
-        int64_t left = deadline - eng_now_ms();
+        int64_t left = deadline - child_now_ms();
         if (left <= 0 || !eng_read_line(e, line, sizeof line, (int)left)) {
             eng_dump(e);
             eng_finish(e);

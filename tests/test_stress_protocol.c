@@ -18,6 +18,7 @@
 #include "test_support.h"
 
 #include <sched.h>
+#include <stdlib.h>
 
 #include "engine_proc.h"
 #include "fen.h"
@@ -168,7 +169,7 @@ static void check_bestmove(const char *line) {
 static bool gui_read(int timeout_ms) {
     char line[ENG_LINE];
     if (!eng_read_line(&G.e, line, sizeof line, timeout_ms)) {
-        if (G.e.eof) gui_fail("the engine closed its output (a crash or a sanitizer report: see above)", "");
+        if (G.e.proc.eof) gui_fail("the engine closed its output (a crash or a sanitizer report: see above)", "");
         return false;
     }
     if (!strcmp(line, "readyok")) {
@@ -185,7 +186,7 @@ static bool gui_read(int timeout_ms) {
         S.answered = true;
         G.answers++;
         if (G.stop_sent_ms) {
-            int64_t lat = eng_now_ms() - G.stop_sent_ms;
+            int64_t lat = child_now_ms() - G.stop_sent_ms;
             if (lat > G.max_stop_latency_ms) G.max_stop_latency_ms = lat;
             G.stop_sent_ms = 0;
         }
@@ -229,9 +230,9 @@ static void gui_isready(void) {
 /* Wait until every isready so far has its readyok. */
 static void gui_sync(void) {
     gui_isready();
-    int64_t deadline = eng_now_ms() + eng_slow(10000);
+    int64_t deadline = child_now_ms() + eng_slow(10000);
     while (G.readyok_seen < G.isready_sent) {
-        if (eng_now_ms() > deadline) gui_fail("isready not answered", "");
+        if (child_now_ms() > deadline) gui_fail("isready not answered", "");
         gui_read(50);
     }
 }
@@ -239,7 +240,7 @@ static void gui_sync(void) {
 static void gui_stop(void) {
     S.stops++;
     G.stops++;
-    if (!G.stop_sent_ms) G.stop_sent_ms = eng_now_ms();
+    if (!G.stop_sent_ms) G.stop_sent_ms = child_now_ms();
     gui_send("stop");
 }
 
@@ -398,7 +399,7 @@ static void one_search(void) {
             random_position();
         gui_drain(0);
     }
-    int64_t deadline = eng_now_ms() + eng_slow(SLOW_BUILD ? 60000 : 20000);
+    int64_t deadline = child_now_ms() + eng_slow(SLOW_BUILD ? 60000 : 20000);
     bool stopped = false;
     while (!S.answered) {
         if (S.unbounded && !stopped) {
@@ -406,7 +407,7 @@ static void one_search(void) {
             gui_stop();
             stopped = true;
         }
-        if (eng_now_ms() > deadline) gui_fail("go not answered in time (hang?)", "");
+        if (child_now_ms() > deadline) gui_fail("go not answered in time (hang?)", "");
         gui_read(20);
     }
     /* UCCI: a stop may have found the engine idle; collect its nobestmove
@@ -446,7 +447,7 @@ static void test_random_sessions(void **state) {
     print_message("stress seed %llu (TUONG_STRESS_SEED to repeat)\n", (unsigned long long)Rng);
     int total = gos ? atoi(gos) : SLOW_BUILD ? GOS_SLOW : GOS_FAST;
     memset(&G, 0, sizeof G);
-    int64_t t0 = eng_now_ms();
+    int64_t t0 = child_now_ms();
     while (G.gos < total) {
         start_session();
         for (int i = 0; i < GOS_PER_SESSION && G.gos < total; i++)
@@ -456,7 +457,7 @@ static void test_random_sessions(void **state) {
     print_message("stress: %d go, %d answered (+%d nobestmove for idle stops), %d stop, %d isready/readyok, "
                   "max stop latency %lld ms, %lld ms\n",
                   G.gos, G.answers, G.extra_nobestmove, G.stops, G.readyok_seen, (long long)G.max_stop_latency_ms,
-                  (long long)(eng_now_ms() - t0));
+                  (long long)(child_now_ms() - t0));
     assert_int_equal(G.answers, G.gos);
     assert_int_equal(G.readyok_seen, G.isready_sent);
     if (!SLOW_BUILD) assert_true(G.max_stop_latency_ms < STOP_LATENCY_FAST_MS);
