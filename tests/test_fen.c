@@ -21,16 +21,12 @@ static void test_perft_positions_round_trip(void **state) {
     (void)state;
     static Position pos;
     FILE *f = open_data("perft.epd");
-    char line[512];
+    PerftRecord rec;
     int n = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *semi = strchr(line, ';');
-        if (!semi) continue;
-        *semi = '\0';
-        while (semi > line && semi[-1] == ' ') *--semi = '\0';
+    while (read_perft_record(f, &rec)) {
         char out[FEN_MAX];
-        must_parse(&pos, line);
-        assert_string_equal(fen_write(&pos, out), line);
+        must_parse(&pos, rec.fen);
+        assert_string_equal(fen_write(&pos, out), rec.fen);
         n++;
     }
     fclose(f);

@@ -18,20 +18,15 @@ static void test_perft_reference_table(void **state) {
     const uint64_t limit = running_slow() ? 3000000 : 300000000;
     static Position pos;
     FILE *f = open_data("perft.epd");
-    char line[512];
+    PerftRecord rec;
     int checked = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *fields = strchr(line, ';');
-        if (!fields) continue;
-        *fields++ = '\0';
-        must_parse(&pos, line);
-        for (char *tok = strtok(fields, ";"); tok; tok = strtok(NULL, ";")) {
-            int depth;
-            uint64_t expected;
-            if (sscanf(tok, " D%d %" SCNu64, &depth, &expected) != 2) continue;
-            if (expected > limit) continue;
-            uint64_t got = perft(&pos, depth);
-            if (got != expected) fail_msg("%s depth %d: %" PRIu64 " != %" PRIu64, line, depth, got, expected);
+    while (read_perft_record(f, &rec)) {
+        must_parse(&pos, rec.fen);
+        for (int i = 0; i < rec.count; i++) {
+            if (rec.nodes[i] > limit) continue;
+            uint64_t got = perft(&pos, rec.depth[i]);
+            if (got != rec.nodes[i])
+                fail_msg("%s depth %d: %" PRIu64 " != %" PRIu64, rec.fen, rec.depth[i], got, rec.nodes[i]);
             checked++;
         }
     }

@@ -1,7 +1,9 @@
 #include "test_support.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fen.h"
 
@@ -16,6 +18,31 @@ FILE *open_data(const char *relative) {
     FILE *f = fopen(path, "r");
     if (!f) fail_msg("cannot open %s", path);
     return f;
+}
+
+bool read_perft_record(FILE *f, PerftRecord *rec) {
+    char line[sizeof rec->fen];
+    while (fgets(line, sizeof line, f)) {
+        if (!strchr(line, '\n') && !feof(f)) fail_msg("perft line longer than %zu bytes: %.60s...", sizeof line, line);
+        char *fields = strchr(line, ';');
+        if (!fields) continue;
+        *fields++ = '\0';
+        char *end = fields - 1; /* where the ';' was: the FEN ends here */
+        while (end > line && (end[-1] == ' ' || end[-1] == '\t')) *--end = '\0';
+        snprintf(rec->fen, sizeof rec->fen, "%s", line);
+        rec->count = 0;
+        char *save = NULL;
+        for (char *tok = strtok_r(fields, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+            int depth;
+            uint64_t nodes;
+            if (sscanf(tok, " D%d %" SCNu64, &depth, &nodes) != 2) continue;
+            if (rec->count == PERFT_DEPTHS_MAX) fail_msg("%s: more than %d depths", rec->fen, PERFT_DEPTHS_MAX);
+            rec->depth[rec->count] = depth;
+            rec->nodes[rec->count++] = nodes;
+        }
+        return true;
+    }
+    return false;
 }
 
 int running_slow(void) {

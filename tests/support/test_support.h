@@ -2,6 +2,7 @@
 /* Helpers shared by the cmocka tests. cmocka needs these includes first. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,20 @@
 void must_parse(Position *pos, const char *fen);
 /* Open a file of the shared reference data (fails the test if missing). */
 FILE *open_data(const char *relative);
+enum { PERFT_DEPTHS_MAX = 16 };
+
+/* One line of the perft reference (perft.epd):
+ * "FEN ;D1 44 ;D2 1920 ..." gives the FEN and its node count per depth. */
+typedef struct {
+    char fen[512]; /* trailing blanks removed */
+    int count;     /* depth/nodes pairs */
+    int depth[PERFT_DEPTHS_MAX];
+    uint64_t nodes[PERFT_DEPTHS_MAX];
+} PerftRecord;
+
+/* Read the next record of an open perft EPD file into rec, skipping lines
+ * without ';' and fields that are not "D<depth> <nodes>"; false at the end. */
+bool read_perft_record(FILE *f, PerftRecord *rec);
 /* Is the sanitizer build running (tests shrink their node budgets)? */
 int running_slow(void);
 /* The twin of src with colours swapped and the board turned through the
