@@ -129,7 +129,7 @@ static void fail_start(Engine *e, char *err, size_t errlen, const char *what, in
     } else {
         child_reap(&e->proc, true);
         note_exit(e);
-        snprintf(err, errlen, "engine '%s' (%s): the process %s before %s", e->cfg->name, e->cfg->cmd,
+        snprintf(err, errlen, "engine '%s' (%s): %s before %s", e->cfg->name, e->cfg->cmd,
                  e->status[0] ? e->status : "closed its output", what);
     }
     engine_stop(e);
