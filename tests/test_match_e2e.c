@@ -144,6 +144,27 @@ static void illegal_moves_crashes_and_hangs_lose(void **state) {
     assert_non_null(strstr(Output, "0-1 {Red (Crash) crashed: exited with status 3}"));
 }
 
+/* A move over its time but within -timemargin is forgiven, and counted: the
+ * summary shows what a referee without a margin would have forfeited. */
+static void overruns_within_the_margin_are_counted(void **state) {
+    (void)state;
+    char slow[1024], args[4096];
+    snprintf(slow, sizeof slow, "%s/test_match_fake_slow.sh", TUONG_BUILD_DIR);
+    write_fake(slow, "sleep 0.15; echo 'bestmove h2e2'"); /* legal only as Red's first move */
+    /* Slow answers three times, each 100 ms over: twice as Red (the second
+     * h2e2 is illegal) and once as Black (illegal at once). */
+    snprintf(args, sizeof args,
+             "-engine name=Slow cmd='sh %s' -engine name=T cmd=%s/tuong -games 2 -st 0.05 -timemargin 400 "
+             "-concurrency 1",
+             slow, TUONG_BUILD_DIR);
+    assert_int_equal(run_match(args), 0);
+    assert_null(strstr(Output, "forfeits on time"));
+    const char *line = strstr(Output, "Moves over the clock, forgiven by -timemargin 400 ms: Slow 3 (worst ");
+    assert_non_null(line);
+    long worst = strtol(strstr(line, "(worst ") + 7, NULL, 10);
+    assert_true(worst >= 90 && worst <= 400);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tuong_plays_itself_in_both_dialects),
@@ -152,6 +173,7 @@ int main(void) {
         cmocka_unit_test(bad_openings_file_is_reported),
         cmocka_unit_test(illegal_moves_crashes_and_hangs_lose),
         cmocka_unit_test(draw_offers_are_accepted_by_agreement),
+        cmocka_unit_test(overruns_within_the_margin_are_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

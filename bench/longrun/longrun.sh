@@ -70,6 +70,8 @@ for log in "$out"/*.log; do
   nomove=$(grep '^Game ' "$log" | grep -c 'gave no move' || true)
   timeloss=$(grep '^Game ' "$log" | grep -c 'forfeits on time' || true)
   echo "$m: games $played, crashes $crash, illegal/malformed moves $illegal, no move with legal moves $nomove, time forfeits $timeloss"
+  # Overruns the margin forgave: what a referee without one would forfeit.
+  grep '^Moves over the clock' "$log" | sed 's/^/  /' || true
   [ $((crash + illegal + nomove + timeloss)) -eq 0 ] || bad=1
   [ "$played" -eq "$games" ] || { echo "  only $played of $games games finished"; bad=1; }
   grep '^Game ' "$log" | grep -E 'crashed|played an? |gave no move|forfeits on time' | sed 's/^/  /' | head -20 || true

@@ -185,12 +185,23 @@ static void build_position(Game *g, const Engine *e, const char *start_fen) {
     }
 }
 
+static void note_overrun(GameRecord *rec, Color us, int64_t over_ms) {
+    rec->overruns[us]++;
+    if (over_ms > rec->worst_overrun_ms[us]) rec->worst_overrun_ms[us] = over_ms;
+}
+
 /* Charge the mover's clock for the answer; RES_NONE unless it lost on time. */
-static GameResult charge_clock(Game *g, const GoResult *a, Color us, const char *name, char *reason, size_t len) {
+static GameResult charge_clock(Game *g, const GoResult *a, Color us, const char *name, GameRecord *rec) {
     const TimeControl *tc = g->tc;
     Color them = (Color)!us;
+    char *reason = rec->reason;
+    size_t len = sizeof rec->reason;
     if (!g->clocked) {
-        if (tc->movetime_ms <= 0 || a->elapsed_ms <= tc->movetime_ms + tc->margin_ms) return RES_NONE;
+        if (tc->movetime_ms <= 0 || a->elapsed_ms <= tc->movetime_ms) return RES_NONE;
+        if (a->elapsed_ms <= tc->movetime_ms + tc->margin_ms) {
+            note_overrun(rec, us, a->elapsed_ms - tc->movetime_ms);
+            return RES_NONE;
+        }
         snprintf(reason, len, "%s (%s) forfeits on time: %lld ms for a %lld ms move", ColorName[us], name,
                  (long long)a->elapsed_ms, (long long)tc->movetime_ms);
         return win_for(them);
@@ -200,7 +211,10 @@ static GameResult charge_clock(Game *g, const GoResult *a, Color us, const char 
         snprintf(reason, len, "%s (%s) forfeits on time", ColorName[us], name);
         return win_for(them);
     }
-    if (g->clock[us] < 0) g->clock[us] = 0;
+    if (g->clock[us] < 0) {
+        note_overrun(rec, us, -g->clock[us]);
+        g->clock[us] = 0;
+    }
     g->clock[us] += tc->inc_ms;
     g->moves_made[us]++;
     if (tc->moves_per_period && g->moves_made[us] % tc->moves_per_period == 0) g->clock[us] += tc->base_ms;
@@ -225,7 +239,7 @@ static GameResult judge_answer(Game *g, const GoResult *a, bool offered_to_us, C
                  e->status[0] ? e->status : "the engine closed its output");
         return win_for(them);
     }
-    GameResult r = charge_clock(g, a, us, name, rec->reason, sizeof rec->reason);
+    GameResult r = charge_clock(g, a, us, name, rec);
     if (r != RES_NONE) return r;
     if (offered_to_us && a->draw) {
         snprintf(rec->reason, sizeof rec->reason, "draw by agreement");
@@ -283,6 +297,8 @@ void game_play(Engine *engines[COLOR_NB], const char *fen, const TimeControl *tc
     if (!g.pos || !g.position_cmd) abort();
     char err[200];
     memset(rec->engine_failed, 0, sizeof rec->engine_failed);
+    memset(rec->overruns, 0, sizeof rec->overruns);
+    memset(rec->worst_overrun_ms, 0, sizeof rec->worst_overrun_ms);
     rec->ply_count = 0;
     rec->result = RES_NONE;
     rec->reason[0] = '\0';

@@ -49,6 +49,11 @@ typedef struct {
     GameResult result;
     char reason[400];
     bool engine_failed[COLOR_NB]; /* crashed, hung or forfeited on time: restart it */
+    /* Moves that went over the clock (or the movetime) by less than the
+     * margin, so they were forgiven, and the largest such overrun: what a
+     * strict referee would have forfeited. */
+    int overruns[COLOR_NB];
+    int64_t worst_overrun_ms[COLOR_NB];
 } GameRecord;
 
 /* Judge the position by the rules alone: no legal move, forbidden or plain

@@ -72,6 +72,9 @@ static int PairCount, TotalGames, NextGame, GamesDone;
 static bool Stop, SprtDecided;
 static Score3 SprtAt; /* the score when the SPRT decided */
 static char Fatal[512];
+/* Per engine: moves over the clock that the -timemargin forgave, the worst. */
+static int Overruns[MAX_ENGINES];
+static int64_t WorstOverrun[MAX_ENGINES];
 static FILE *PgnFile, *LogFile;
 static int ReasonCount;
 static struct {
@@ -386,6 +389,11 @@ static void record_game(int game, int pair, bool a_is_red, const GameRecord *rec
     else p->score.losses++;
     GamesDone++;
     tally_reason(rec->reason);
+    for (int c = 0; c < COLOR_NB; c++) {
+        int e = (c == RED) == a_is_red ? p->a : p->b;
+        Overruns[e] += rec->overruns[c];
+        if (rec->worst_overrun_ms[c] > WorstOverrun[e]) WorstOverrun[e] = rec->worst_overrun_ms[c];
+    }
     if (PgnFile) {
         PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1, Cfg.wxf};
         pgn_write(PgnFile, rec, &tags);
@@ -498,6 +506,14 @@ static void final_report(void) {
                Cfg.sprt.alpha, Cfg.sprt.beta, stats_llr(s, Cfg.sprt), stats_llr_lower(Cfg.sprt),
                stats_llr_upper(Cfg.sprt),
                st == SPRT_H1 ? "H1 accepted" : st == SPRT_H0 ? "H0 accepted" : "undecided");
+    }
+    if (Cfg.tc.depth <= 0 && Cfg.tc.nodes <= 0) {
+        /* What a referee without a grace margin would have forfeited. */
+        printf("Moves over the clock, forgiven by -timemargin %lld ms:", (long long)Cfg.tc.margin_ms);
+        for (int e = 0; e < Cfg.engine_count; e++)
+            printf("%s %s %d (worst %lld ms)", e ? "," : "", Cfg.engines[e].name, Overruns[e],
+                   (long long)WorstOverrun[e]);
+        printf("\n");
     }
     printf("Results by reason:\n");
     for (int i = 0; i < ReasonCount; i++) printf("  %4d  %s\n", Reasons[i].n, Reasons[i].text);
