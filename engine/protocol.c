@@ -313,10 +313,10 @@ static void cmd_go(const GoSpec *g) {
     if (P.settings.debug)
         out_message(P.dialect,
                     "debug: depth %d nodes %llu movetime %lld time %lld inc %lld movestogo %d opptime %lld "
-                    "infinite %d ponder %d roots %d",
+                    "infinite %d ponder %d roots %d overhead %d",
                     lim.depth, (unsigned long long)lim.nodes, (long long)lim.movetime_ms, (long long)lim.time_ms,
                     (long long)lim.inc_ms, lim.movestogo, (long long)lim.opp_time_ms, lim.infinite, lim.ponder,
-                    lim.root_count);
+                    lim.root_count, Options.move_overhead_ms);
     start_search(&lim, g->draw);
 }
 

@@ -72,7 +72,7 @@ static const OptionDef Defs[] = {
     {O_MULTIPV, "multipv", "MultiPV", ONLY_UCI, T_SPIN, 1, MULTIPV_MAX, "1", NULL},
     {O_NEWGAME, "newgame", "newgame", ONLY_UCCI, T_BUTTON, 0, 0, NULL, NULL},
     {O_CLEARHASH, "Clear Hash", "Clear Hash", ONLY_UCI, T_BUTTON, 0, 0, NULL, NULL},
-    {O_OVERHEAD, "moveoverhead", "Move Overhead", ONLY_UCI, T_SPIN, 0, 5000, "30", NULL},
+    {O_OVERHEAD, "moveoverhead", "Move Overhead", BOTH, T_SPIN, 0, 5000, "30", NULL},
     {O_VARIANT, "UCI_Variant", "UCI_Variant", ONLY_UCI, T_COMBO, 0, 0, "xiangqi", "xiangqi"},
     {O_NOTATION, "notation", "Notation", ONLY_UCI, T_COMBO, 0, 0, "iccs", "iccs fairy"},
     {O_DRAWMOVES, "drawmoves", "DrawPlies", BOTH, T_SPIN, 0, 1000, "120", NULL},

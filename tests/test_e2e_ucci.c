@@ -1,6 +1,8 @@
 /* End to end, UCCI dialect: the built tuong binary on pipes. */
 #include "test_support.h"
 
+#include <stdlib.h>
+
 #include "engine_proc.h"
 
 /* Red to move, Red's rooks and king against a lone black king. */
@@ -23,6 +25,7 @@ static void test_handshake_and_options(void **state) {
         "option hashsize type spin",     "option threads type spin",     "option newgame type button",
         "option idle type combo",        "option pruning type combo",    "option knowledge type combo",
         "option randomness type combo",  "option style type combo",      "option promotion type check",
+        "option moveoverhead type spin min 0 max 5000 default 30",
     };
     bool seen[sizeof Wanted / sizeof Wanted[0]] = {0};
     char line[ENG_LINE];
@@ -236,6 +239,54 @@ static void test_absurd_options(void **state) {
     eng_finish(&e);
 }
 
+/* Lines starting with prefix before the next readyok. */
+static int count_until_ready(Engine *e, const char *prefix) {
+    char line[ENG_LINE];
+    int n = 0;
+    eng_send(e, "isready");
+    for (;;) {
+        if (!eng_read_line(e, line, sizeof line, T5s)) fail_msg("no readyok");
+        if (!strcmp(line, "readyok")) return n;
+        if (!strncmp(line, prefix, strlen(prefix))) n++;
+    }
+}
+
+/* The overhead `go` runs with, from the debug line. */
+static int go_overhead(Engine *e) {
+    char line[ENG_LINE];
+    eng_send(e, "go depth 1");
+    eng_expect(e, "info message debug: ", T5s, line, sizeof line);
+    const char *p = strstr(line, " overhead ");
+    if (!p) fail_msg("no overhead in '%s'", line);
+    eng_expect(e, "bestmove", eng_slow(5000), NULL, 0);
+    return atoi(p + strlen(" overhead "));
+}
+
+/* moveoverhead (UCI's Move Overhead) is a UCCI option too: set in ms, an
+ * absurd value gets one error line and leaves the old value. */
+static void test_move_overhead(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "setoption debug true");
+    assert_int_equal(go_overhead(&e), 30);
+    eng_send(&e, "setoption moveoverhead 250");
+    assert_int_equal(count_until_ready(&e, "info message "), 0);
+    assert_int_equal(go_overhead(&e), 250);
+    eng_send(&e, "setoption moveoverhead 999999");
+    assert_int_equal(count_until_ready(&e, "info message error: "), 1);
+    assert_int_equal(go_overhead(&e), 250);
+    eng_send(&e, "setoption moveoverhead -1");
+    assert_int_equal(count_until_ready(&e, "info message error: "), 1);
+    eng_send(&e, "setoption moveoverhead soon");
+    assert_int_equal(count_until_ready(&e, "info message error: "), 1);
+    assert_int_equal(go_overhead(&e), 250);
+    eng_send(&e, "quit");
+    eng_expect(&e, "bye", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
 /* A hash the machine cannot give: an error line, the old table kept, the
  * engine still searching. (Not under ASan, which needs the address space.) */
 static void test_hash_allocation_failure(void **state) {
@@ -277,6 +328,7 @@ int main(void) {
         cmocka_unit_test(test_draw_and_resign_tokens),
         cmocka_unit_test(test_probe_and_newgame),
         cmocka_unit_test(test_absurd_options),
+        cmocka_unit_test(test_move_overhead),
         cmocka_unit_test(test_hash_allocation_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
