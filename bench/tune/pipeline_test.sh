@@ -27,6 +27,14 @@ grep -q ' | 0-1$' "$dir/match.txt"
 "$tool" tune "$dir/data.txt" --iterations 5 --out "$dir/tuned.c" 2>"$dir/tune.log"
 grep -q 'iteration 5 error' "$dir/tune.log"
 grep -q '^    .Tempo = {' "$dir/tuned.c"
+# 5b. The header records the data file and the whole command line, quoted
+#     as a shell reads it, and a `*/` in an argument does not end the
+#     comment early (the first `*/` in the file closes the header).
+(cd "$dir" && "$tool" tune data.txt --iterations 1 --freeze 'Psqt*,Tempo,no*/such' --out cmdline.c 2>/dev/null)
+grep -qF ' * Texel-tuned on data.txt from the compiled-in weights: ' "$dir/cmdline.c"
+grep -qxF " * command: tuong-tune tune data.txt --iterations 1 --freeze 'Psqt*,Tempo,no*''/such' --out cmdline.c" \
+  "$dir/cmdline.c"
+test "$(grep -n '\*/' "$dir/cmdline.c" | head -n 1)" = "$(grep -n '^ \*/$' "$dir/cmdline.c" | head -n 1)"
 # 6. --start reads a weights file back exactly (zero steps = unchanged).
 "$tool" tune "$dir/data.txt" --iterations 0 --start "$weights" --out "$dir/roundtrip.c" 2>/dev/null
 grep -v '^ *\(/\*\|\*\)' "$dir/roundtrip.c" > "$dir/c.txt"

@@ -222,6 +222,45 @@ static bool read_weights(const char *path, Param *p) {
     return n == EVAL_WEIGHT_COUNT;
 }
 
+/* Append text to buf (size bytes, NUL-terminated); false if it does not fit. */
+static bool append(char *buf, size_t size, const char *text) {
+    size_t n = strlen(buf), len = strlen(text);
+    if (n + len + 1 > size) return false;
+    memcpy(buf + n, text, len + 1);
+    return true;
+}
+
+/* Append one argument as a shell reads it: single-quoted unless it is made
+ * of plain path characters, and never with a `*` then `/` that would close
+ * the header comment ('a*''/b' is the same word to a shell). */
+static bool append_word(char *buf, size_t size, const char *arg) {
+    static const char Plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+.,/=:@%";
+    if (*arg && strspn(arg, Plain) == strlen(arg)) return append(buf, size, arg);
+    if (!append(buf, size, "'")) return false;
+    for (const char *c = arg; *c; c++) {
+        char one[2] = {*c, 0};
+        const char *piece = one;
+        if (*c == '\'') piece = "'\\''"; /* end the quote, a quoted quote, quote again */
+        else if (*c == '/' && c > arg && c[-1] == '*') piece = "''/";
+        if (!append(buf, size, piece)) return false;
+    }
+    return append(buf, size, "'");
+}
+
+/* Append the tune command line (argv as cmd_tune got it); one that does
+ * not fit is cut after its last whole word and ends in " ...". */
+static void append_command(char *buf, size_t size, int argc, char **argv) {
+    if (!append(buf, size, "tuong-tune tune")) return;
+    for (int i = 0; i < argc; i++) {
+        size_t before = strlen(buf);
+        if (!append(buf, size, " ") || !append_word(buf, size, argv[i])) {
+            buf[before] = 0;
+            append(buf, size, " ...");
+            return;
+        }
+    }
+}
+
 int cmd_tune(int argc, char **argv) {
     const char *data = NULL, *validate = NULL, *out = "eval_weights.c", *freeze = NULL, *start_file = NULL;
     int iterations = 1000, report = 50, min_count = 200;
@@ -303,11 +342,13 @@ int cmd_tune(int argc, char **argv) {
             fputc('\n', stderr);
         }
     }
-    char comment[512];
+    static char comment[8192];
     snprintf(comment, sizeof comment,
-             "Texel-tuned on %s from %s: %zu positions, %d iterations, lr %g, l2 %g, min-count %d, K %.4f%s%s",
+             "Texel-tuned on %s from %s: %zu positions, %d iterations, lr %g, l2 %g, min-count %d, K %.4f%s%s\n"
+             "command: ",
              data, start_file ? start_file : "the compiled-in weights", d.count, iterations, lr, l2, min_count, k,
              freeze ? ", frozen " : "", freeze ? freeze : "");
+    append_command(comment, sizeof comment, argc, argv);
     write_file(out, p, comment);
     free(d.samples);
     free(d.coefs);
@@ -329,7 +370,14 @@ void tune_write_weights(FILE *out, const void *weights, const char *comment) {
     const Weight *w = weights;
     fprintf(out, "/* Evaluation weights {midgame, endgame}, one line per term of eval_terms.h.\n");
     fprintf(out, " * Written by tuong-tune (bench/tune, docs/eval.md); edit by hand only to seed a new term.\n");
-    if (comment) fprintf(out, " * %s\n", comment);
+    /* One " * " line per line of the comment; a file name or --freeze
+     * list holding a star then a slash must not end the comment early. */
+    for (const char *c = comment; c && *c; c++) {
+        if (c == comment || c[-1] == '\n') fputs(" * ", out);
+        if (*c == '/' && c > comment && c[-1] == '*') fputc(' ', out);
+        fputc(*c, out);
+    }
+    if (comment && *comment) fputc('\n', out);
     fprintf(out, " */\n#include \"eval_terms.h\"\n\nconst EvalWeights EvalW = {\n");
     for (int t = 0; t < EvalTermCount; t++) {
         const EvalTermInfo *ti = &EvalTerms[t];
