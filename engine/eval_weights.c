@@ -1,6 +1,8 @@
 /* Evaluation weights {midgame, endgame}, one line per term of eval_terms.h.
  * Written by tuong-tune (bench/tune, docs/eval.md); edit by hand only to seed a new term.
  * Texel-tuned on train3k.txt: 262407 positions, 600 iterations, lr 0.1, l2 1e-07, min-count 200, K 0.9235, frozen Tempo
+ * (Round 1, de63772, tuned at commit 940ac80: docs/eval.md has the self-play and split commands.
+ * KnownWin was added by hand afterwards, 0d09eee: hand-set, never fitted.)
  */
 #include "eval_terms.h"
 
