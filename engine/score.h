@@ -13,5 +13,20 @@ enum {
 };
 
 static inline bool score_is_mate(Score s) { return s >= SCORE_MATE_IN_MAX || s <= -SCORE_MATE_IN_MAX; }
-/* Moves (not plies) to mate for UCI `score mate N`: positive when we mate. */
-static inline int score_mate_moves(Score s) { return s > 0 ? (SCORE_MATE - s + 1) / 2 : -(SCORE_MATE + s) / 2; }
+/*
+ * Moves (not plies) for UCI `score mate N`, N >= 1: +N when the side to move
+ * wins within N of its own moves, -N when it loses within N of its own moves.
+ * A result at ply p from the root (|s| = SCORE_MATE - p) is (p + 1) / 2 moves
+ * for either sign. Checkmates of the opponent end on odd plies and of the side
+ * to move on even ones, but a repetition verdict (search.c, rule_verdict) can
+ * fall on either: a forbidden repetition that the side to move completes with
+ * its first move is a loss at ply 1, `mate -1` (the old formula, plies / 2 for
+ * losses, printed it as `mate 0`). Mated in the position itself (ply 0) has
+ * no move to print; the protocol writes its `mate 0` line literally, and this
+ * returns -1 for it.
+ */
+static inline int score_mate_moves(Score s) {
+    int plies = SCORE_MATE - (s > 0 ? s : -s);
+    int moves = plies < 1 ? 1 : (plies + 1) / 2;
+    return s > 0 ? moves : -moves;
+}

@@ -93,6 +93,34 @@ static void test_no_legal_move(void **state) {
     eng_finish(&e);
 }
 
+/* Red has checked with every move since the game history began; h9h8 checks
+ * once more and repeats the position after Red's second move: Red loses at
+ * the first ply. That prints as `mate -1` (it printed `mate 0` once). */
+static void test_repetition_loss_prints_mate_minus_one(void **state) {
+    (void)state;
+    Engine e;
+    char line[ENG_LINE];
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "position fen 4k4/7R1/9/9/9/9/9/9/9/3K5 w - - 0 1 moves h8h9 e9e8 h9h8 e8e9 h8h9 e9e8");
+    eng_send(&e, "go depth 4 searchmoves h9h8");
+    int infos = 0;
+    for (;;) {
+        if (!eng_read_line(&e, line, sizeof line, eng_slow(20000))) {
+            eng_dump(&e);
+            fail_msg("no bestmove");
+        }
+        if (!strncmp(line, "bestmove ", 9)) break;
+        if (strncmp(line, "info depth ", 11) || !strstr(line, " score ")) continue;
+        infos++;
+        if (!strstr(line, " score mate -1 ")) fail_msg("'%s': want score mate -1", line);
+    }
+    assert_int_equal(infos, 4);
+    assert_string_equal(line, "bestmove h9h8");
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
 static void test_fairy_notation(void **state) {
     (void)state;
     Engine e;
@@ -190,6 +218,7 @@ int main(void) {
         cmocka_unit_test(test_go_depth_info_fields),
         cmocka_unit_test(test_clock_and_searchmoves),
         cmocka_unit_test(test_no_legal_move),
+        cmocka_unit_test(test_repetition_loss_prints_mate_minus_one),
         cmocka_unit_test(test_fairy_notation),
         cmocka_unit_test(test_absurd_options_uci),
         cmocka_unit_test(test_extras),

@@ -48,6 +48,38 @@ static void test_info_uci_mate(void **state) {
     assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "score mate 2 nodes"));
     info = sample_info(-(SCORE_MATE - 4), BOUND_EXACT); /* mated at ply 4: -2 */
     assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "score mate -2 nodes"));
+    /* A repetition the side to move completes with its first move is lost at
+     * ply 1 (search.c rule_verdict): `mate -1`, never `mate 0`. */
+    info = sample_info(-(SCORE_MATE - 1), BOUND_EXACT);
+    assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "score mate -1 nodes"));
+    /* A repetition the opponent completes with its first reply: won at ply 2. */
+    info = sample_info(SCORE_MATE - 2, BOUND_EXACT);
+    assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "score mate 1 nodes"));
+    info = sample_info(-(SCORE_MATE - 3), BOUND_UPPER);
+    assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "score mate -2 upperbound nodes"));
+}
+
+/* Plies from the root to moves of the side to move, (p + 1) / 2 for both
+ * signs: wins and losses at odd plies (mates given, forbidden repetitions
+ * completed by the side to move) and at even plies (mates received,
+ * repetitions completed by the opponent). */
+static void test_score_mate_moves(void **state) {
+    (void)state;
+    static const struct {
+        int ply, moves;
+    } Cases[] = {{1, 1}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {6, 3}, {7, 4}, {MAX_PLY - 1, MAX_PLY / 2}, {MAX_PLY, MAX_PLY / 2}};
+    for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
+        int p = Cases[i].ply, n = Cases[i].moves;
+        if (score_mate_moves(SCORE_MATE - p) != n)
+            fail_msg("win at ply %d: mate %d, want %d", p, score_mate_moves(SCORE_MATE - p), n);
+        if (score_mate_moves(-(SCORE_MATE - p)) != -n)
+            fail_msg("loss at ply %d: mate %d, want %d", p, score_mate_moves(-(SCORE_MATE - p)), -n);
+    }
+    /* Every mate score maps to a nonzero count with the score's sign. */
+    for (Score s = SCORE_MATE_IN_MAX; s <= SCORE_MATE; s++) {
+        assert_true(score_mate_moves(s) >= 1);
+        assert_true(score_mate_moves((Score)-s) <= -1);
+    }
 }
 
 static void test_info_ucci(void **state) {
@@ -58,6 +90,13 @@ static void test_info_ucci(void **state) {
     /* Mate scores stay plain integers in UCCI. */
     info = sample_info(SCORE_MATE - 3, BOUND_EXACT);
     assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score 29997 pv h2e2 h9g7");
+    /* Odd and even plies of both signs: the integer as the search gave it. */
+    info = sample_info(-(SCORE_MATE - 1), BOUND_EXACT);
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score -29999 pv h2e2 h9g7");
+    info = sample_info(-(SCORE_MATE - 4), BOUND_EXACT);
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score -29996 pv h2e2 h9g7");
+    info = sample_info(SCORE_MATE - 2, BOUND_EXACT);
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score 29998 pv h2e2 h9g7");
 }
 
 static void test_currmove(void **state) {
@@ -187,6 +226,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info_uci),
         cmocka_unit_test(test_info_uci_mate),
+        cmocka_unit_test(test_score_mate_moves),
         cmocka_unit_test(test_info_ucci),
         cmocka_unit_test(test_currmove),
         cmocka_unit_test(test_bestmove),
