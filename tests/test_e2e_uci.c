@@ -121,6 +121,54 @@ static void test_repetition_loss_prints_mate_minus_one(void **state) {
     eng_finish(&e);
 }
 
+/* The last info line's score before bestmove; the bestmove line in `best`. */
+static void search_score(Engine *e, char *score, size_t size, char *best, size_t best_size) {
+    char line[ENG_LINE];
+    score[0] = '\0';
+    for (;;) {
+        if (!eng_read_line(e, line, sizeof line, eng_slow(20000))) {
+            eng_dump(e);
+            fail_msg("no bestmove");
+        }
+        if (!strncmp(line, "bestmove ", 9)) break;
+        const char *s = strstr(line, " score ");
+        if (!strncmp(line, "info depth ", 11) && s) {
+            int n = 0;
+            sscanf(s + 1, "score %*s %*d%n", &n); /* "score cp 12" / "score mate -1" */
+            snprintf(score, size, "%.*s", n, s + 1);
+        }
+    }
+    snprintf(best, best_size, "%s", line);
+}
+
+/* Repetition judged from the moves of `position ... moves`: the cannon chase
+ * of test_search (Red shoots at Black's lone, unprotected chariot from e2 and
+ * g2). Given as history, g2e2 completes Red's perpetual chase and loses at
+ * once; the same board without the history makes g2e2 an ordinary move. */
+static void test_position_moves_count_for_perpetual_chase(void **state) {
+    (void)state;
+    Engine e;
+    char score[64], best[ENG_LINE];
+    static const char Fen[] = "5k3/9/9/4r4/9/4P1P2/9/6C2/9/3K5 w - - 0 1";
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "position fen %s moves g2e2 e6g6 e2g2 g6e6", Fen);
+    eng_send(&e, "go depth 6 searchmoves g2e2");
+    search_score(&e, score, sizeof score, best, sizeof best);
+    assert_string_equal(score, "score mate -1");
+    eng_send(&e, "go depth 6");
+    search_score(&e, score, sizeof score, best, sizeof best);
+    if (!strncmp(best, "bestmove g2e2", 13) || strncmp(score, "score cp ", 9))
+        fail_msg("chose '%s' with '%s': want another move, not lost", best, score);
+    /* Without the history g2e2 repeats nothing (yet). */
+    eng_send(&e, "position fen %s", Fen);
+    eng_send(&e, "go depth 6 searchmoves g2e2");
+    search_score(&e, score, sizeof score, best, sizeof best);
+    if (strncmp(score, "score cp ", 9)) fail_msg("g2e2 without history: '%s', want a cp score", score);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
 static void test_fairy_notation(void **state) {
     (void)state;
     Engine e;
@@ -219,6 +267,7 @@ int main(void) {
         cmocka_unit_test(test_clock_and_searchmoves),
         cmocka_unit_test(test_no_legal_move),
         cmocka_unit_test(test_repetition_loss_prints_mate_minus_one),
+        cmocka_unit_test(test_position_moves_count_for_perpetual_chase),
         cmocka_unit_test(test_fairy_notation),
         cmocka_unit_test(test_absurd_options_uci),
         cmocka_unit_test(test_extras),

@@ -10,6 +10,7 @@
 #include "fen.h"
 #include "movegen.h"
 #include "notation.h"
+#include "repetition.h"
 #include "search.h"
 #include "see.h"
 #include "thread.h"
@@ -183,6 +184,41 @@ static void test_perpetual_check_loses_for_the_checker(void **state) {
     run(&pos, &l);
     assert_true(R.best != parse_move(&pos, "h9h8"));
     assert_true(R.score > -SCORE_MATE_IN_MAX);
+}
+
+/* Perpetual chase of an unprotected piece loses for the chaser (RULES.md).
+ * Red's cannon shoots over the pawns e4/g4 at Black's lone chariot, which
+ * flees between e6 and g6; nothing guards it, it cannot take the cannon,
+ * and every cannon move makes the threat anew. After g2e2 e6g6 e2g2 g6e6,
+ * g2e2 completes a cycle in which Red chased with every move. Red is behind
+ * (cannon and two uncrossed pawns against a chariot), so a draw would suit
+ * it: were the chase judged a plain repetition, g2e2 (0) would be its best. */
+static void test_perpetual_chase_loses_for_the_chaser(void **state) {
+    (void)state;
+    static const char *const Fen = "5k3/9/9/4r4/9/4P1P2/9/6C2/9/3K5 w - - 0 1";
+    static Position pos, after;
+    must_parse(&pos, Fen);
+    play(&pos, "g2e2 e6g6 e2g2 g6e6");
+    Move chase = parse_move(&pos, "g2e2");
+    /* The engine's own judge agrees: Red chased, Black did nothing forbidden. */
+    after = pos;
+    pos_make_move(&after, chase);
+    assert_int_equal(rep_judge(&after), REP_WIN); /* Black to move wins */
+    RepJudgement j = rep_judge_cycle(&after, 1);
+    assert_int_equal(j.conduct[RED], REP_CHASE);
+    assert_int_equal(j.conduct[BLACK], REP_IDLE);
+
+    SearchLimits l = no_limits();
+    l.depth = running_slow() ? 5 : 7;
+    l.root_count = 1;
+    l.root_moves[0] = chase;
+    run(&pos, &l);
+    assert_int_equal(R.score, -(SCORE_MATE - 1)); /* lost at ply 1, like a mate */
+    l.root_count = 0;
+    run(&pos, &l);
+    assert_true(R.best != chase);
+    assert_true(R.score > -SCORE_MATE_IN_MAX);
+    assert_true(R.score < SCORE_DRAW); /* the draw it gives up was better */
 }
 
 /* A repetition with no side forcing it is a draw, even a rook up. */
@@ -412,6 +448,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_mates_found_with_exact_score_at_the_right_depth, setup),
         cmocka_unit_test_setup(test_perpetual_check_loses_for_the_checker, setup),
+        cmocka_unit_test_setup(test_perpetual_chase_loses_for_the_chaser, setup),
         cmocka_unit_test_setup(test_plain_repetition_is_a_draw, setup),
         cmocka_unit_test_setup(test_move_limit_is_a_draw, setup),
         cmocka_unit_test_setup(test_depth_limit_is_exact, setup),
