@@ -8,17 +8,7 @@
 
 static int T5s;
 
-/* Lines up to readyok, counting those that start with prefix. */
-static int count_until_ready(Engine *e, const char *prefix) {
-    char line[ENG_LINE];
-    int n = 0;
-    eng_send(e, "isready");
-    for (;;) {
-        if (!eng_read_line(e, line, sizeof line, T5s)) fail_msg("no readyok");
-        if (!strcmp(line, "readyok")) return n;
-        if (!strncmp(line, prefix, strlen(prefix))) n++;
-    }
-}
+static int count_until_ready(Engine *e, const char *prefix) { return eng_count_until_ready(e, prefix, T5s); }
 
 static void test_garbage_lines(void **state) {
     (void)state;

@@ -239,17 +239,7 @@ static void test_absurd_options(void **state) {
     eng_finish(&e);
 }
 
-/* Lines starting with prefix before the next readyok. */
-static int count_until_ready(Engine *e, const char *prefix) {
-    char line[ENG_LINE];
-    int n = 0;
-    eng_send(e, "isready");
-    for (;;) {
-        if (!eng_read_line(e, line, sizeof line, T5s)) fail_msg("no readyok");
-        if (!strcmp(line, "readyok")) return n;
-        if (!strncmp(line, prefix, strlen(prefix))) n++;
-    }
-}
+static int count_until_ready(Engine *e, const char *prefix) { return eng_count_until_ready(e, prefix, T5s); }
 
 /* The overhead `go` runs with, from the debug line. */
 static int go_overhead(Engine *e) {

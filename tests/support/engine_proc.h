@@ -151,6 +151,18 @@ static inline bool eng_seen_before(Engine *e, const char *prefix, const char *st
 }
 
 /* No line starting with prefix arrives within ms (others are skipped). */
+/* Send isready and count the lines starting with prefix before readyok. */
+static inline int eng_count_until_ready(Engine *e, const char *prefix, int timeout_ms) {
+    char line[ENG_LINE];
+    int n = 0;
+    eng_send(e, "isready");
+    for (;;) {
+        if (!eng_read_line(e, line, sizeof line, timeout_ms)) fail_msg("no readyok");
+        if (!strcmp(line, "readyok")) return n;
+        if (!strncmp(line, prefix, strlen(prefix))) n++;
+    }
+}
+
 static inline void eng_expect_none(Engine *e, const char *prefix, int ms) {
     char line[ENG_LINE];
     int64_t deadline = child_now_ms() + ms;
