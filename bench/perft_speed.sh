@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Perft speed benchmark: times `tuong perft` from the start position and,
 # when given, a reference engine's `go perft` on the same machine in the same
 # run (alternating, best of N), so the ratio survives a noisy machine.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "attacks.h"
 
 uint16_t RankSlide[FILE_NB][512];

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* `bench`: a fixed set of positions searched to a fixed depth with one
  * thread and a fixed hash, for a deterministic node count and a speed. */
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * 90-point bitboards: bit n is square n (see types.h), bits 90..127 are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* Checks a move would give, computed before making it, so the search can
  * spare checking moves from pruning without a make/unmake. */

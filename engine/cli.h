@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* Command-line front: `tuong` (protocol loop), `tuong perft <d> [FEN]`,
  * `tuong bench [depth]`, `tuong --help`, `tuong --version`. Returns the

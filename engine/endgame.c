@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Material-only endgame knowledge: draw scaling and known wins. Both tables
  * are documented in docs/eval.md and tested in tests/test_eval_endgame.c. */
 #include "endgame.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * Endgame knowledge that is cheap to see from material alone: how much of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * Hand-crafted evaluation: every term is a named midgame/endgame weight
  * (eval_terms.h), summed per side, tapered by the game phase and scaled

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* Static evaluation from the side to move's point of view. */
 #include <stdio.h>

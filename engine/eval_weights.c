@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Evaluation weights {midgame, endgame}, one line per term of eval_terms.h.
  * Written by tuong-tune (bench/tune, docs/eval.md); edit by hand only to seed a new term.
  * Texel-tuned on train3k.txt: 262407 positions, 600 iterations, lr 0.1, l2 1e-07, min-count 200, K 0.9235, frozen Tempo

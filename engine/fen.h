@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * FEN as UCCI and Pikafish write it: ranks 9 down to 0, files a..i, digits

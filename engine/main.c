@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuong: command-line entry. Everything interesting lives in the modules. */
 #include <stdio.h>
 #include <stdlib.h>

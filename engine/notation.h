@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * Move text. ICCS squares are a file letter a..i and a rank digit 0..9

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* Move-generation counting: perft(d) counts the leaves of the legal move
  * tree to depth d (the last ply counted in bulk from the legal list). */

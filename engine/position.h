@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * The board: per-piece bitboards, colour and total occupancy (rank-major and

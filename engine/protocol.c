@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The protocol dispatcher: reader thread, command queue, and the
  * application of each parsed command to the engine. */
 #include "protocol.h"

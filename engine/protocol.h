@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * The protocol front end: UCCI 3.0 and the UCI xiangqi dialect, chosen by

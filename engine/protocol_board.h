@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* The `d` command: a text diagram of the board, its FEN, key and checkers. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * Engine → GUI lines of both dialects, formatted into a buffer (pure: no

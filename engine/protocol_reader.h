@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * Reading GUI lines robustly: any length up to READER_LINE_MAX is read

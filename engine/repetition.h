@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * Repetition judgement under the Asian rules (RULES.md, docs/rules.md).

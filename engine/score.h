@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* Score scale: centipawn-like, a horse or cannon is worth about 100...400
  * depending on the evaluation's scale (see eval.h). Mate scores count plies

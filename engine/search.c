@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The search: iterative deepening with aspiration windows over a principal
  * variation search, quiescence, pruning and reductions, the xiangqi draw and
  * repetition rules, MultiPV and lazy SMP; and the driver that runs it on its

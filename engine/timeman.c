@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "timeman.h"
 
 /* Moves we plan for when the GUI gives none (sudden death). */

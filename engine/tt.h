@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * Transposition table: one shared table of 64-byte buckets, each holding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 #define TUONG_NAME "Tuong"
 #define TUONG_VERSION "0.1.0"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* Zobrist hashing: one random key per (piece, square) and one for Black to
  * move. Keys come from a fixed-seed generator so every build agrees. */

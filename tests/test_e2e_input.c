@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* End to end: bad and awkward input. Each bad line gets one error line and
  * the engine keeps running. Also the command line (tuong --help ...). */
 #include "test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* End to end: the threaded driver. Stop latency, answers while thinking,
  * ponder, queued commands, batch mode, quit and end of input. Bounds are
  * generous (a loaded two-core machine, sanitizer builds) yet each would

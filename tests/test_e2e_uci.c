@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* End to end, UCI xiangqi dialect: the built tuong binary on pipes. */
 #include "test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Evaluation: colour and left-right symmetry over many positions, bounds,
  * the trace's completeness, and the traced score agreeing with evaluate(). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The insufficient-material draw-scaling table and the known wins
  * (docs/eval.md), checked on one position per row, for both colours as the
  * stronger side. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The tuner end to end (bench/tune/pipeline_test.sh): its writer
  * reproduces engine/eval_weights.c, seeded self-play is reproducible, PGN
  * converts to labelled positions, and a few tuning steps write weights. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* FEN parsing, printing and validation. */
 #include "test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Regression tests for bugs the fuzz harnesses (tests/fuzz) found, one per
  * bug, so the suite catches them without a fuzzer. */
 #include "test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The match runner's adjudication by the rules, on hand-made positions. */
 #include "test_support.h"
 

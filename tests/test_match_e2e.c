@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuong-match end to end: games between two tuong instances at tiny depth,
  * and the clear errors for bad engines and bad opening files. */
 #include "test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* PGN text: WXF move names and the tags of a written game. */
 #include "test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Elo, error margin, LOS and SPRT against values computed independently. */
 #include "test_support.h"
 

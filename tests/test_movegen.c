@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Move generation: every perft count of the reference table, and the
  * split generators agreeing with the full one. */
 #include "test_support.h"

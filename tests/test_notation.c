@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* ICCS move text in both rank conventions. */
 #include "test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Make/unmake, Zobrist keys, check and pin detection over random games. */
 #include "test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Reply formatting, draw/resign verdicts and the robust line reader. */
 #include "test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The pure protocol parser, line by line. */
 #include "test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Repetition judgement on hand-built cycles (see docs/rules.md). */
 #include "test_support.h"
 

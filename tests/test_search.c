@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Search: mates, the repetition and move-limit rules, exact limits, time,
  * pondering, MultiPV, root restriction, probe and bench determinism. */
 #include "test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Resource edges, against the built `tuong` binary on pipes: a hash larger
  * than the machine can give, many search threads (capped at the processor
  * count, with a message), a 1000-move game in

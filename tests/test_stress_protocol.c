@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Protocol stress test: thousands of random but well-formed command
  * sequences against the built `tuong` binary on pipes, in both dialects.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Time management: budgets stay inside the clock in every time control. */
 #include "test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Transposition table: store/probe round trips, mate-score adjustment,
  * replacement, resizing and clearing. */
 #include "test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #define _GNU_SOURCE /* pipe2, program_invocation_short_name */
 #include "child_proc.h"
 

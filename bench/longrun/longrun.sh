@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Long-run stability check (not CI): many games through tuong-match at a fast
 # clock, counting crashes, illegal moves, moveless answers, time forfeits and
 # hangs, and the peak resident memory of every engine process.

@@ -1,4 +1,5 @@
 #!/usr/bin/awk -f
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Replays the clock of every game in a tuong-match PGN from its TimeControl
 # tag ("BASE+INC" in seconds) and the move times in the comments ("{+5/10
 # 0.04s}" or "{0.04s}"), and reports per engine: moves, the longest move,

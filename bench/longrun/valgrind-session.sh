@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # valgrind --leak-check=full on scripted protocol sessions (UCCI and UCI):
 # options, positions with moves, every kind of go, stop/ponderhit/isready
 # while thinking, probe, banmoves, d, eval, perft, bench, newgame, quit;

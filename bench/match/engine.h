@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * One engine as a child process on two pipes, spoken to in UCCI or in the

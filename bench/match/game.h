@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * One game between two engines under the Asian rules, with the runner

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuong-match: engine-vs-engine games under the Asian rules, with Elo and
  * SPRT. Usage and every option: `tuong-match --help` and docs/matches.md. */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* PGN for xiangqi games: [Variant "xiangqi"], FEN tags for book starts,
  * ICCS (or WXF) moves with the engine's score/depth/time as comments. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # SPRT of a patch against a base, both built from git refs of this repository.
 #
 #   bench/scripts/sprt.sh BASE_REF [PATCH_REF] [-- extra tuong-match options]

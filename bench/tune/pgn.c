@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* `tuong-tune pgn2fen`: PGN games (from tuong-match or selfplay) to
  * labelled positions, `<FEN> | <result>` per line. Moves are ICCS
  * (`h2e2`, also `H2-E2`); with --rank-base 1 the Fairy-Stockfish UCI ranks

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tune_pipeline test: the tuner's whole path on a few quick games.
 # usage: pipeline_test.sh TUONG_TUNE ENGINE_EVAL_WEIGHTS_C WORKDIR
 set -eu

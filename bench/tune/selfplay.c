@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* `tuong-tune selfplay`: games of the mini search against itself from the
  * shared opening book, written as PGN (ICCS moves, FEN tag) — the same
  * shape of file `pgn2fen` reads from the match runner. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* `tuong-tune speed`: nanoseconds per evaluate() call over positions from
  * the opening book pushed on by random legal moves (seeded), a few dozen at
  * a time so they stay in cache as a search's positions would. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Texel tuning: fit the evaluation weights to game results by minimising
  * the mean squared error between the result and sigmoid(K * eval), where
  * eval is the engine's own tapered, draw-scaled evaluation of a quiet
@@ -368,6 +369,7 @@ int cmd_write(int argc, char **argv) {
 
 void tune_write_weights(FILE *out, const void *weights, const char *comment) {
     const Weight *w = weights;
+    fprintf(out, "// SPDX-License-Identifier: GPL-3.0-or-later\n");
     fprintf(out, "/* Evaluation weights {midgame, endgame}, one line per term of eval_terms.h.\n");
     fprintf(out, " * Written by tuong-tune (bench/tune, docs/eval.md); edit by hand only to seed a new term.\n");
     /* One " * " line per line of the comment; a file name or --freeze

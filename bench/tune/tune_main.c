@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuong-tune: see tune.h and docs/eval.md. */
 #include <string.h>
 

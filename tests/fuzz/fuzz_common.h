@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* Shared by the libFuzzer harnesses: one-time engine set-up, a check that
  * aborts (so libFuzzer records the input) with a message, and turning the

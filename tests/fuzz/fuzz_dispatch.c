@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Fuzz whole protocol sessions: the input is a list of command lines fed
  * through the real dispatcher, reader thread and search thread
  * (protocol_loop), as a GUI would send them. Searches stay shallow because

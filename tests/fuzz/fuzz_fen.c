@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Fuzz the FEN parser. Any text may come in; when fen_parse() accepts it,
  * the position must be consistent, its FEN must round-trip to the same
  * position, and every legal move must make and unmake cleanly. */

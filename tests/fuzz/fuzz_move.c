@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Fuzz move text and move legality. The bytes drive a walk through the
  * game tree from one of a few start positions; on the way they offer raw
  * 16-bit moves (as a hash table would) and move text (as a GUI would).

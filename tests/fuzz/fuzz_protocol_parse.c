@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Fuzz the pure protocol parser: any line, either rank base. Whatever it
  * returns must be within the Command's bounds: counts in range, moves on the
  * board, strings terminated, and an explanation for warnings and errors. */

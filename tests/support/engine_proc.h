@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
  * End-to-end test helper: run the built `tuong` binary on pipes, write

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /* Helpers shared by the cmocka tests. cmocka needs these includes first. */
 #include <setjmp.h>
