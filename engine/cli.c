@@ -8,12 +8,14 @@
 #include "fen.h"
 #include "perft.h"
 #include "protocol.h"
+#include "search_params.h"
 #include "version.h"
 
 static const char Usage[] =
     "usage: tuong                  start the protocol loop (first command: ucci or uci)\n"
     "       tuong perft <depth> [FEN]  count move-generation leaves, per root move\n"
     "       tuong bench [depth]    search the benchmark positions\n"
+    "       tuong params           list the tunable search parameters (name,value,min,max,step)\n"
     "       tuong --help | --version\n";
 
 /* Parse a whole decimal number in [lo, hi]. */
@@ -59,6 +61,10 @@ int cli_main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "perft")) return cli_perft(argc, argv);
+    if (!strcmp(cmd, "params")) {
+        params_print(stdout);
+        return 0;
+    }
     if (!strcmp(cmd, "bench")) return protocol_bench_command(argc > 2 ? argv[2] : NULL, stdout);
     fprintf(stderr, "tuong: error: unknown argument '%s'\n%s", cmd, Usage);
     return 2;

@@ -9,6 +9,7 @@
 
 #include "protocol_output.h"
 #include "search.h"
+#include "search_params.h"
 
 typedef enum { T_CHECK, T_SPIN, T_COMBO, T_BUTTON, T_STRING } OptionType;
 
@@ -118,6 +119,13 @@ void options_print(Dialect d) {
         if (o->def) snprintf(line + n, sizeof line - (size_t)n, " default %s", o->def);
         out_line("%s", line);
     }
+    /* A tuning build exposes every search parameter (search_params.h). */
+    for (int i = 0; params_tunable() && i < SearchParamCount; i++) {
+        const SearchParam *p = &SearchParams[i];
+        out_line(d == DIALECT_UCCI ? "option %s type spin min %d max %d default %d"
+                                   : "option name %s type spin min %d max %d default %d",
+                 p->name, p->min, p->max, *p->value);
+    }
 }
 
 static const OptionDef *find_option(const char *name) {
@@ -200,6 +208,12 @@ static void set_hash(Dialect d, long mb) {
 
 OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const char *value, bool has_value) {
     const OptionDef *o = find_option(name);
+    const SearchParam *param = params_tunable() ? params_find(name) : NULL;
+    if (!o && param) {
+        long n = 0;
+        if (parse_spin(d, name, value, param->min, param->max, &n)) params_set(name, (int)n);
+        return OPTION_DONE;
+    }
     if (!o) {
         if (d != DIALECT_UCCI) out_message(d, "unknown option '%.40s' ignored", name);
         return OPTION_DONE;
