@@ -154,7 +154,7 @@ static inline bool reverse_futility_ok(Depth depth, Score eval, Score beta, bool
 
 /* Razoring: so far below alpha that only captures could save the node. */
 static inline bool razoring_ok(Depth depth, Score eval, Score alpha) {
-    return eval < alpha - RAZOR_BASE - RAZOR_DEPTH2 * depth * depth;
+    return depth <= RAZOR_MAX_DEPTH && eval < alpha - RAZOR_BASE - RAZOR_DEPTH2 * depth * depth;
 }
 
 /* Enough material that passing is never best (no zugzwang): a chariot, or
@@ -728,6 +728,17 @@ static bool iteration_says_stop(SearchThread *t, int depth, Score prev_best) {
     return tm_soft_exceeded(&S.tm, clock_elapsed());
 }
 
+/* Lazy SMP: helpers skip some depths in a per-thread pattern, so that the
+ * threads spread over neighbouring depths instead of all searching the same
+ * tree in step; what a thread ahead stores in the table guides the others. */
+static bool helper_skips_depth(const SearchThread *t, int depth) {
+    static const int SkipSize[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+    static const int SkipPhase[] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+    if (t->id == 0 || S.limits.depth > 0) return false;
+    int i = (t->id - 1) % (int)(sizeof SkipSize / sizeof SkipSize[0]);
+    return ((depth + SkipPhase[i]) / SkipSize[i]) % 2 != 0;
+}
+
 static void iterative_deepening(SearchThread *t) {
     const bool main = t->id == 0;
     SearchStack *ss = t->stack + STACK_OFFSET;
@@ -735,6 +746,7 @@ static void iterative_deepening(SearchThread *t) {
     int lines = imin(S.multipv, t->root_count);
     Score prev_best = -SCORE_INFINITE;
     for (int depth = 1; depth <= max_depth; depth++) {
+        if (helper_skips_depth(t, depth)) continue;
         t->root_depth = depth;
         for (int i = 0; i < t->root_count; i++) {
             t->root_moves[i].prev_score = t->root_moves[i].score;
@@ -817,6 +829,22 @@ static Move ponder_move(SearchThread *t) {
     return reply;
 }
 
+/* The thread whose answer to play: the main thread's unless a helper
+ * completed a deeper iteration with a score at least as good (a single
+ * MultiPV line only: the lines of different threads do not mix). */
+static SearchThread *best_thread(void) {
+    SearchThread *best = thread_at(0);
+    if (S.multipv > 1) return best;
+    for (int i = 1; i < threads_count(); i++) {
+        SearchThread *h = thread_at(i);
+        const RootMove *a = &best->root_moves[0], *b = &h->root_moves[0];
+        if (h->completed_depth > best->completed_depth && b->score != -SCORE_INFINITE && b->score >= a->score &&
+            !score_is_mate(a->score))
+            best = h;
+    }
+    return best;
+}
+
 static void *driver_main(void *arg) {
     (void)arg;
     SearchThread *main = thread_at(0);
@@ -832,12 +860,14 @@ static void *driver_main(void *arg) {
         iterative_deepening(main);
         atomic_store(&S.stop, true);
         threads_join_helpers();
-        const RootMove *rm = &main->root_moves[0];
+        SearchThread *chosen = best_thread();
+        if (chosen != main) report_line(chosen, 0, chosen->completed_depth, BOUND_NONE);
+        const RootMove *rm = &chosen->root_moves[0];
         best = rm->move;
         score = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
         if (score == -SCORE_INFINITE) score = SCORE_DRAW;
-        depth = main->completed_depth;
-        ponder = ponder_move(main);
+        depth = chosen->completed_depth;
+        ponder = ponder_move(chosen);
     }
 
     /* Ponder and infinite searches hold their answer until released. */
@@ -908,7 +938,8 @@ void search_start(const Position *pos, const SearchLimits *limits, const SearchC
     S.start_ms = now_ms();
     atomic_store(&S.clock_ms, S.start_ms);
     init_tables();
-    tm_init(&S.tm, limits, Options.move_overhead_ms, Options.ponder_enabled);
+    int game_ply = 2 * (pos->root_fullmove - 1) + pos->game_ply;
+    tm_init(&S.tm, limits, Options.move_overhead_ms, Options.ponder_enabled, game_ply);
     tt_new_search();
     S.running = pthread_create(&S.driver, NULL, driver_main, NULL) == 0;
     if (!S.running) answer_without_search();

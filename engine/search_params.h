@@ -26,6 +26,7 @@
     X(RFP_MAX_DEPTH,          8,     4,    12,    1) \
     X(RFP_MARGIN,            34,    10,    80,    4) \
     X(RFP_IMPROVING,         30,     0,    80,    4) \
+    X(RAZOR_MAX_DEPTH,        2,     1,     8,    1) \
     X(RAZOR_BASE,            90,    20,   300,   15) \
     X(RAZOR_DEPTH2,          60,    10,   200,   10) \
     X(NMP_BASE,               3,     2,     5,    1) \
