@@ -60,7 +60,7 @@ static bool write_header(FILE *f, size_t count) {
 
 bool book_write(const char *path, BookFormat format, BookEntry *entries, size_t count, char *err, size_t errlen) {
     bool tuong = format == BOOK_FORMAT_TUONG;
-    qsort(entries, count, sizeof *entries, tuong ? cmp_tuong : cmp_eleeye);
+    if (count > 1) qsort(entries, count, sizeof *entries, tuong ? cmp_tuong : cmp_eleeye);
     FILE *f = fopen(path, "wb");
     if (!f) {
         snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
