@@ -303,7 +303,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     // Step 5. Captures (or evasions); futile and losing captures skipped
     MovePicker mp;
     OrderingTables tables = ordering_tables(t, ss);
-    mp_init_qsearch(&mp, pos, hit.move, qdepth == 0, &tables);
+    mp_init_qsearch(&mp, pos, hit.move, QS_CHECKS && qdepth == 0, &tables);
     Move m, best_move = MOVE_NONE;
     int legal = 0;
     while ((m = mp_next(&mp)) != MOVE_NONE) {
@@ -586,7 +586,8 @@ moves_loop:;
         pos_make_move(pos, m);
         tt_prefetch(pos_key(pos));
         const bool gives_check = pos_in_check(pos);
-        if (gives_check && extension == 0 && ss->ply < 2 * t->root_depth) extension = 1;
+        if (gives_check && extension == 0 && depth >= CHECK_EXT_MIN_DEPTH && ss->ply < 2 * t->root_depth)
+            extension = 1;
         new_depth += extension;
         Score score = -SCORE_INFINITE;
 
