@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine.h"
 #include "game.h"
 #include "openings.h"
 #include "pgn.h"
 #include "stats.h"
+#include "sys.h"
 
 enum { MAX_ENGINES = 16, MAX_WORKERS = 64 };
 
@@ -253,7 +253,7 @@ static void set_defaults(Config *c) {
     c->tc.move_timeout_ms = 60000;
     c->rules.repetitions = 3;
     c->rules.nocapture_plies = 120;
-    c->concurrency = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    c->concurrency = sys_cpu_count() > 0 ? (int)sys_cpu_count() : 1;
     c->handshake_ms = 10000;
     c->sprt = (SprtParams){0, 5, 0.05, 0.05};
 }
@@ -521,7 +521,9 @@ static void final_report(void) {
 }
 
 int main(int argc, char **argv) {
-    signal(SIGPIPE, SIG_IGN);
+#ifdef SIGPIPE
+    signal(SIGPIPE, SIG_IGN); /* a dead engine shows as EOF, not as the end of tuong-match */
+#endif
     engine_init();
     parse_args(argc, argv);
     if (Cfg.pgn_path[0] && !(PgnFile = fopen(Cfg.pgn_path, "a"))) die("cannot write %s", Cfg.pgn_path);
