@@ -59,7 +59,7 @@ int cli_main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-v")) {
-        printf("%s %s\n", TUONG_NAME, TUONG_VERSION);
+        printf("%s\n", version_text());
         return 0;
     }
     if (!strcmp(cmd, "perft")) return cli_perft(argc, argv);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "engine_proc.h"
+#include "version.h"
 
 static int T5s;
 
@@ -200,12 +201,41 @@ static void test_command_line(void **state) {
     assert_non_null(strstr(out, "Nodes searched: "));
 }
 
+/* `tuong --version` says the version, the commit and the build flavour,
+ * and both protocols' id name say the same. */
+static void test_version_and_id_name(void **state) {
+    (void)state;
+    static char out[1 << 12];
+    assert_int_equal(run_cli((const char *const[]){"--version", NULL}, out, sizeof out), 0);
+    out[strcspn(out, "\n")] = '\0';
+    char version[32], commit[64], flavour[32], os[32];
+    assert_int_equal(sscanf(out, "Tuong %31s (git %63[^,], %31[^,], %31[^)])", version, commit, flavour, os), 4);
+    assert_string_equal(version, TUONG_VERSION);
+    assert_true(strlen(commit) >= 7 || !strcmp(commit, "unknown"));
+    assert_true(!strcmp(flavour, "native") || !strcmp(flavour, "x86-64") || !strcmp(flavour, "avx2") ||
+                !strcmp(flavour, "generic"));
+#ifdef __linux__
+    assert_string_equal(os, "linux");
+#endif
+    char want[sizeof out + 16], line[ENG_LINE];
+    snprintf(want, sizeof want, "id name %s", out);
+    for (int d = 0; d < 2; d++) {
+        Engine e;
+        eng_start(&e);
+        eng_send(&e, d ? "uci" : "ucci");
+        eng_expect(&e, "id name ", T5s, line, sizeof line);
+        assert_string_equal(line, want);
+        eng_finish(&e);
+    }
+}
+
 int main(void) {
     T5s = eng_slow(5000);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_garbage_lines),     cmocka_unit_test(test_crlf_case_spaces),
         cmocka_unit_test(test_nul_bytes),         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_bad_positions_uci), cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_version_and_id_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

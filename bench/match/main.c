@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "engine.h"
 #include "game.h"
 #include "openings.h"
@@ -521,6 +522,7 @@ static void final_report(void) {
 }
 
 int main(int argc, char **argv) {
+    cpu_require();
 #ifdef SIGPIPE
     signal(SIGPIPE, SIG_IGN); /* a dead engine shows as EOF, not as the end of tuong-match */
 #endif
