@@ -296,7 +296,7 @@ static void parse_args(int argc, char **argv) {
         char *words[64];
         int n = collect(argc, argv, i + 1, words, 64);
         const char *v = n ? words[0] : NULL;
-        long g;
+        long g = 0; /* clang cannot see that -games sets it before use */
         if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
             fputs(Usage, stdout);
             exit(0);
