@@ -25,7 +25,15 @@ long sys_cpu_count(void) {
 
 void sys_stdin_binary(void) { _setmode(_fileno(stdin), _O_BINARY); }
 
+int sys_open_read(const char *path) { return _open(path, _O_RDONLY | _O_BINARY); }
+
+size_t sys_exe_path(char *out, size_t size) {
+    DWORD n = GetModuleFileNameA(NULL, out, (DWORD)size);
+    return n > 0 && n < size ? (size_t)n : 0;
+}
+
 #else
+#include <fcntl.h>
 #include <unistd.h>
 
 void *sys_aligned_alloc(size_t align, size_t size) {
@@ -46,4 +54,13 @@ long sys_cpu_count(void) {
 }
 
 void sys_stdin_binary(void) {}
+
+int sys_open_read(const char *path) { return open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); }
+
+size_t sys_exe_path(char *out, size_t size) {
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0) return 0;
+    out[n] = '\0';
+    return (size_t)n;
+}
 #endif

@@ -6,6 +6,7 @@
  * aligned_alloc and flockfile do not). Everything else in the engine is
  * plain C17 + pthreads.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -19,6 +20,19 @@ long sys_cpu_count(void);
 /* Read stdin as bytes: on Windows text mode would turn a stray Ctrl-Z
  * into end of input; the line reader handles CRLF itself. */
 void sys_stdin_binary(void);
+/* open() a file for reading bytes: never blocking on a FIFO and not
+ * inherited (POSIX), binary mode (Windows); -1 with errno on failure. */
+int sys_open_read(const char *path);
+/* The running program's own path into out; its length, 0 if unknown. */
+size_t sys_exe_path(char *out, size_t size);
+/* Is c a directory separator ('/', and on Windows also a backslash)? */
+static inline bool sys_is_separator(char c) {
+#ifdef _WIN32
+    return c == '/' || c == '\\';
+#else
+    return c == '/';
+#endif
+}
 
 /* Whole-line reads without a lock per character. */
 #ifdef _WIN32
