@@ -8,6 +8,7 @@
 #include "fen.h"
 #include "perft.h"
 #include "protocol.h"
+#include "sys.h"
 #include "version.h"
 
 static const char Usage[] =
@@ -48,14 +49,17 @@ static int cli_perft(int argc, char **argv) {
 }
 
 int cli_main(int argc, char **argv) {
-    if (argc < 2) return protocol_loop(stdin, stdout);
+    if (argc < 2) {
+        sys_stdin_binary();
+        return protocol_loop(stdin, stdout);
+    }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         fputs(Usage, stdout);
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-v")) {
-        printf("%s %s\n", TUONG_NAME, TUONG_VERSION);
+        printf("%s\n", version_text());
         return 0;
     }
     if (!strcmp(cmd, "perft")) return cli_perft(argc, argv);

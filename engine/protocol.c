@@ -164,7 +164,7 @@ static int rank_base(void) { return options_rank_base(&P.settings, P.dialect); }
 
 static void cmd_hello(Dialect d) {
     P.dialect = d;
-    out_line("id name %s %s", TUONG_NAME, TUONG_VERSION);
+    out_line("id name %s", version_text());
     if (d == DIALECT_UCCI) out_line("id copyright %s", TUONG_COPYRIGHT);
     out_line("id author %s", TUONG_AUTHOR);
     if (d == DIALECT_UCCI) out_line("id user unknown");

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "protocol_output.h"
 #include "search.h"
+#include "sys.h"
 
 typedef enum { T_CHECK, T_SPIN, T_COMBO, T_BUTTON, T_STRING } OptionType;
 
@@ -171,9 +171,9 @@ static bool combo_has(const char *vars, const char *v) { return combo_index(vars
 
 /* Half the machine's memory, in MB: a bigger table would only swap. */
 static long memory_cap_mb(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0) return HASH_MAX_MB;
-    long long mb = (long long)pages / 2 * size / (1024 * 1024);
+    unsigned long long bytes = sys_memory_bytes();
+    if (!bytes) return HASH_MAX_MB;
+    unsigned long long mb = bytes / 2 / (1024 * 1024);
     return mb < 1 ? 1 : mb > HASH_MAX_MB ? HASH_MAX_MB : (long)mb;
 }
 
@@ -181,7 +181,7 @@ static long memory_cap_mb(void) {
  * from the thread that watches the clock (256 threads on 2 cores turned a
  * 200 ms movetime into 10 s). */
 static void set_threads(Dialect d, long n) {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = sys_cpu_count();
     if (n < 1) n = 1; /* UCCI: 0 lets the engine decide */
     if (cpus >= 1 && n > cpus) {
         out_message(d, "threads %ld is more than this machine's %ld processors; using %ld", n, cpus, cpus);
