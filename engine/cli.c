@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fen.h"
+#include "nnue/nnue.h"
 #include "perft.h"
 #include "protocol.h"
 #include "version.h"
@@ -55,7 +56,7 @@ int cli_main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-v")) {
-        printf("%s %s\n", TUONG_NAME, TUONG_VERSION);
+        printf("%s %s%s\n", TUONG_NAME, TUONG_VERSION, nnue_banner());
         return 0;
     }
     if (!strcmp(cmd, "perft")) return cli_perft(argc, argv);
