@@ -108,6 +108,8 @@ static void test_failed_load_keeps_net(void **state) {
     char err[300], path[64];
     assert_false(nnue_load_file("/nonexistent/net.nnue", err, sizeof err));
     assert_non_null(strstr(err, "cannot open"));
+    assert_false(nnue_load_file("/tmp", err, sizeof err));
+    assert_non_null(strstr(err, "not a regular file"));
     TestNet n = testnet_make(NNUE_FS_PLAIN, 128, 8, 8);
     testnet_write(n.bytes, n.size / 2, path);
     assert_false(nnue_load_file(path, err, sizeof err));

@@ -173,6 +173,8 @@ static void test_data_file(void **state) {
     TrainData e = {0};
     assert_false(train_data_load(&e, "/nonexistent/data", 0, missing, sizeof missing));
     assert_non_null(strstr(missing, "cannot open"));
+    assert_false(train_data_load(&e, "/tmp", 0, missing, sizeof missing));
+    assert_non_null(strstr(missing, "not a regular file"));
 }
 
 /* ---- gradients -------------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static uint32_t get_u32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -79,6 +80,11 @@ bool train_data_write_header(FILE *f) {
 
 /* Open path and check its header and size; *count gets the records. */
 static FILE *open_checked(const char *path, size_t *count, char *err, size_t errlen) {
+    struct stat info;
+    if (stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+        snprintf(err, errlen, "'%.200s' is not a regular file", path);
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "cannot open '%.200s': %s", path, strerror(errno));

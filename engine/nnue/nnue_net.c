@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Net files larger than this are not ours (the largest valid one, king
  * buckets with 1024 units, is about 15.5 MB). */
@@ -96,6 +97,11 @@ bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *
 
 bool nnue_net_read_file(NnueNet *net, const char *path, char *err, size_t errlen) {
     memset(net, 0, sizeof *net);
+    struct stat info;
+    if (stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+        snprintf(err, errlen, "'%.200s' is not a regular file", path);
+        return false;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "cannot open network '%.200s': %s", path, strerror(errno));
