@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fen.h"
+#include "nnue/nnue.h"
 #include "perft.h"
 #include "protocol.h"
 #include "sys.h"
@@ -59,7 +60,7 @@ int cli_main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-v")) {
-        printf("%s\n", version_text());
+        printf("%s%s\n", version_text(), nnue_banner());
         return 0;
     }
     if (!strcmp(cmd, "perft")) return cli_perft(argc, argv);

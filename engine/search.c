@@ -599,6 +599,7 @@ static void iterative_deepening(SearchThread *t) {
 
 static void prepare_thread(SearchThread *t, const Position *root, const MoveList *legal) {
     memcpy(&t->pos, root, sizeof *root);
+    t->pos.nnue = &t->nnue;
     atomic_store(&t->nodes, 0);
     t->seldepth = t->root_depth = t->completed_depth = t->pv_index = t->best_changes = 0;
     t->root_count = legal->count;
