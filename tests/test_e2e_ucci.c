@@ -109,6 +109,16 @@ static void test_rejected_position_keeps_old(void **state) {
     /* perft agrees the old position stands: 2 plies in, 44-ish moves. */
     eng_send(&e, "go perft 1");
     eng_expect(&e, "Nodes searched: ", T5s, line, sizeof line);
+    /* go perft on the threads option's threads, the same count. */
+    eng_send(&e, "setoption threads 2");
+    eng_send(&e, "go perft 3");
+    eng_expect(&e, "Nodes searched: ", T5s, line, sizeof line);
+    char single[ENG_LINE];
+    snprintf(single, sizeof single, "%s", line);
+    eng_send(&e, "setoption threads 1");
+    eng_send(&e, "go perft 3");
+    eng_expect(&e, "Nodes searched: ", T5s, line, sizeof line);
+    assert_string_equal(line, single);
     eng_send(&e, "position startpos moves h2e2");
     eng_send(&e, "d");
     eng_expect(&e, "Fen: ", T5s, line, sizeof line);
