@@ -53,7 +53,11 @@ void perft_table_store(PerftTable *t, Key key, int depth, uint64_t count) {
     int victim = 0;
     uint64_t least = DEPTH_MASK + 1;
     for (int i = 0; i < PERFT_BUCKET_SIZE; i++) {
-        uint64_t d = atomic_load_explicit(&b->entry[i].data, memory_order_relaxed) & DEPTH_MASK;
+        uint64_t data = atomic_load_explicit(&b->entry[i].data, memory_order_relaxed);
+        uint64_t d = data & DEPTH_MASK;
+        /* Another thread counted the same subtree: one copy is enough. */
+        if (d == (uint64_t)depth && (atomic_load_explicit(&b->entry[i].check, memory_order_relaxed) ^ data) == key)
+            return;
         if (d < least) {
             least = d;
             victim = i;

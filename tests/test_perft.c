@@ -163,6 +163,26 @@ static void test_table_keeps_deep_entries(void **state) {
     perft_table_free(&t);
 }
 
+/* Two threads storing one subtree take one entry, not two. */
+static void test_table_stores_a_count_once(void **state) {
+    (void)state;
+    PerftTable t = {0};
+    assert_true(perft_table_init(&t, 1));
+    uint64_t n = 0;
+    perft_table_store(&t, 7, 3, 30);
+    perft_table_store(&t, 7, 3, 30);
+    /* Shallower counts fill the other entries (a second copy would make
+     * the last of them evict the first). */
+    for (Key k = 1; k < PERFT_BUCKET_SIZE; k++) perft_table_store(&t, k << 20, 2, k);
+    assert_true(perft_table_probe(&t, 7, 3, &n));
+    assert_int_equal(n, 30);
+    for (Key k = 1; k < PERFT_BUCKET_SIZE; k++) {
+        assert_true(perft_table_probe(&t, k << 20, 2, &n));
+        assert_int_equal(n, k);
+    }
+    perft_table_free(&t);
+}
+
 /* Divide output with the lines that depend on time cut off. */
 static void divide_text(const Position *pos, int depth, const PerftOptions *opt, char *buf, size_t len) {
     FILE *f = tmpfile();
@@ -217,6 +237,7 @@ int main(void) {
         cmocka_unit_test(test_table_key_check),
         cmocka_unit_test(test_torn_entry_is_a_miss),
         cmocka_unit_test(test_table_keeps_deep_entries),
+        cmocka_unit_test(test_table_stores_a_count_once),
         cmocka_unit_test(test_divide_output_unchanged_by_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
