@@ -122,6 +122,7 @@ static void root_done(Job *job, int i) {
         char text[MOVE_TEXT_MAX];
         fprintf(job->out, "%s: %" PRIu64 "\n", move_to_text(job->root.moves[k], job->rank_base, text),
                 atomic_load(&job->subtotal[k]));
+        fflush(job->out); /* a long count shows its progress through a pipe */
     }
     pthread_mutex_unlock(&job->lock);
 }
