@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fen.h"
 #include "perft.h"
 #include "perft_epd.h"
 #include "protocol.h"
+#include "sys.h"
 #include "version.h"
 
 /* perft depth limit of the command line (beyond it the counts overflow
@@ -46,10 +46,9 @@ typedef struct {
 
 /* Half the machine's memory in MB: a bigger table would only swap. */
 static long memory_cap_mb(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0) return PERFT_HASH_MAX_MB;
-    long long mb = (long long)pages / 2 * size / (1024 * 1024);
-    return mb < 1 ? 1 : mb > PERFT_HASH_MAX_MB ? PERFT_HASH_MAX_MB : (long)mb;
+    unsigned long long mb = sys_memory_bytes() / 2 / (1024 * 1024);
+    if (mb == 0) return sys_memory_bytes() ? 1 : PERFT_HASH_MAX_MB;
+    return mb > PERFT_HASH_MAX_MB ? PERFT_HASH_MAX_MB : (long)mb;
 }
 
 /* One error line (then the usage); returns the exit status 2. */
@@ -132,14 +131,17 @@ static int cli_perft(int argc, char **argv) {
 }
 
 int cli_main(int argc, char **argv) {
-    if (argc < 2) return protocol_loop(stdin, stdout);
+    if (argc < 2) {
+        sys_stdin_binary();
+        return protocol_loop(stdin, stdout);
+    }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         fputs(Usage, stdout);
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-v")) {
-        printf("%s %s\n", TUONG_NAME, TUONG_VERSION);
+        printf("%s\n", version_text());
         return 0;
     }
     if (!strcmp(cmd, "perft")) return cli_perft(argc, argv);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "perft_table.h"
 
-#include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
 #include <sys/mman.h>
+#endif
+
+#include "sys.h"
 
 enum { CACHE_LINE = 64, HUGE_PAGE = 2 << 20, DEPTH_MASK = 0xFF };
 
@@ -15,8 +18,8 @@ bool perft_table_init(PerftTable *t, size_t bytes) {
     size_t size = count * sizeof(PerftBucket);
     /* Probes land anywhere in the table: on huge pages they miss the TLB far
      * less, and zeroing it here keeps the page faults out of the count. */
-    void *memory = NULL;
-    if (posix_memalign(&memory, size >= HUGE_PAGE ? HUGE_PAGE : CACHE_LINE, size)) return false;
+    void *memory = sys_aligned_alloc(size >= HUGE_PAGE ? HUGE_PAGE : CACHE_LINE, size);
+    if (!memory) return false;
 #ifdef MADV_HUGEPAGE
     if (size >= HUGE_PAGE) madvise(memory, size, MADV_HUGEPAGE);
 #endif
@@ -28,7 +31,7 @@ bool perft_table_init(PerftTable *t, size_t bytes) {
 }
 
 void perft_table_free(PerftTable *t) {
-    free(t->buckets);
+    sys_aligned_free(t->buckets);
     t->buckets = NULL;
     t->mask = 0;
 }

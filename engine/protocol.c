@@ -14,6 +14,7 @@
 #include "notation.h"
 #include "perft.h"
 #include "protocol_board.h"
+#include "protocol_book.h"
 #include "protocol_format.h"
 #include "protocol_options.h"
 #include "protocol_output.h"
@@ -61,6 +62,7 @@ static struct {
     bool closing;       /* quit or end of input: read no more, stop every search */
     bool quit;          /* say bye at the end */
     bool just_answered; /* a search answered and no command came since */
+    bool answered_now;  /* the command just run answered a go itself (book move) */
     Session session;
 } P = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
@@ -162,7 +164,7 @@ static int rank_base(void) { return options_rank_base(&P.settings, P.dialect); }
 
 static void cmd_hello(Dialect d) {
     P.dialect = d;
-    out_line("id name %s %s", TUONG_NAME, TUONG_VERSION);
+    out_line("id name %s", version_text());
     if (d == DIALECT_UCCI) out_line("id copyright %s", TUONG_COPYRIGHT);
     out_line("id author %s", TUONG_AUTHOR);
     if (d == DIALECT_UCCI) out_line("id user unknown");
@@ -305,6 +307,10 @@ static void cmd_go(const GoSpec *g) {
         out_line(P.dialect == DIALECT_UCCI ? "nobestmove" : "bestmove (none)");
         return;
     }
+    if (protocol_book_go(&P.settings, P.dialect, rank_base(), &P.pos, g, P.banned, P.ban_count)) {
+        P.answered_now = true;
+        return;
+    }
     lim.depth = g->depth > 0 ? g->depth : g->depth == 0 ? 1 : 0;
     lim.nodes = g->nodes;
     lim.mate = g->mate;
@@ -427,11 +433,19 @@ static bool runs_while_thinking(CommandType t) {
     return t == CMD_ISREADY || t == CMD_STOP || t == CMD_PONDERHIT || t == CMD_PROBE || t == CMD_QUIT;
 }
 
+/* Run one line when idle. A `stop` right behind a go the book answered
+ * at once was meant for that go, as for a search's own answer. */
+static void run_line(const QueuedLine *l) {
+    P.answered_now = false;
+    if (parse_line(l, &Cmd)) execute(&Cmd);
+    P.just_answered = P.answered_now;
+}
+
 /* Run held commands in order until one starts a new search. */
 static void drain_pending(void) {
     QueuedLine *l;
     while (!P.thinking && (l = queue_pop(&P.pending))) {
-        if (parse_line(l, &Cmd)) execute(&Cmd);
+        run_line(l);
         free(l);
     }
 }
@@ -447,8 +461,7 @@ static void dispatch(QueuedLine *l) {
         return;
     }
     if (!P.thinking) {
-        if (parse_line(l, &Cmd)) execute(&Cmd);
-        P.just_answered = false;
+        run_line(l);
         free(l);
         return;
     }
@@ -508,6 +521,7 @@ int protocol_loop(FILE *in, FILE *out) {
     }
     if (P.thinking) search_stop();
     search_shutdown();
+    book_set_clear(&P.settings.books);
     if (P.quit && P.dialect == DIALECT_UCCI) out_line("bye");
     return 0;
 }

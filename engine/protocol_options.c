@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "protocol_output.h"
 #include "search.h"
+#include "sys.h"
 
 typedef enum { T_CHECK, T_SPIN, T_COMBO, T_BUTTON, T_STRING } OptionType;
 
@@ -63,9 +63,9 @@ static const OptionDef Defs[] = {
     {O_BATCH, "batch", "batch", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
     {O_DEBUG, "debug", "debug", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
     {O_PONDER, "ponder", "Ponder", BOTH, T_CHECK, 0, 0, "false", NULL},
-    {O_USEBOOK, "usebook", "usebook", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_USEBOOK, "usebook", "OwnBook", BOTH, T_CHECK, 0, 0, "true", NULL}, /* UCI default: false */
     {O_USEEGTB, "useegtb", "useegtb", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
-    {O_BOOKFILES, "bookfiles", "bookfiles", ONLY_UCCI, T_STRING, 0, 0, "<empty>", NULL},
+    {O_BOOKFILES, "bookfiles", "BookFile", BOTH, T_STRING, 0, 0, "<empty>", NULL},
     {O_EGTBPATHS, "egtbpaths", "egtbpaths", ONLY_UCCI, T_STRING, 0, 0, "<empty>", NULL},
     {O_EVALAPI, "evalapi", "evalapi", ONLY_UCCI, T_STRING, 0, 0, "<empty>", NULL},
     {O_HASH, "hashsize", "Hash", BOTH, T_SPIN, 0, HASH_MAX_MB, "64", NULL},
@@ -115,7 +115,8 @@ void options_print(Dialect d) {
             for (char *v = strtok_r(vars, " ", &save); v; v = strtok_r(NULL, " ", &save))
                 n += snprintf(line + n, sizeof line - (size_t)n, " var %s", v);
         }
-        if (o->def) snprintf(line + n, sizeof line - (size_t)n, " default %s", o->def);
+        const char *def = o->id == O_USEBOOK && d != DIALECT_UCCI ? "false" : o->def;
+        if (def) snprintf(line + n, sizeof line - (size_t)n, " default %s", def);
         out_line("%s", line);
     }
 }
@@ -153,20 +154,26 @@ static bool parse_spin(Dialect d, const char *name, const char *v, long lo, long
     return true;
 }
 
-static bool combo_has(const char *vars, const char *v) {
+/* Position of v among the combo values (case-insensitive), or -1. */
+static int combo_index(const char *vars, const char *v) {
     char buf[128];
     strcpy(buf, vars);
     char *save = NULL;
-    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
-        if (!strcasecmp(w, v)) return true;
-    return false;
+    int i = 0;
+    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (!strcasecmp(w, v)) return i;
+        i++;
+    }
+    return -1;
 }
+
+static bool combo_has(const char *vars, const char *v) { return combo_index(vars, v) >= 0; }
 
 /* Half the machine's memory, in MB: a bigger table would only swap. */
 static long memory_cap_mb(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0) return HASH_MAX_MB;
-    long long mb = (long long)pages / 2 * size / (1024 * 1024);
+    unsigned long long bytes = sys_memory_bytes();
+    if (!bytes) return HASH_MAX_MB;
+    unsigned long long mb = bytes / 2 / (1024 * 1024);
     return mb < 1 ? 1 : mb > HASH_MAX_MB ? HASH_MAX_MB : (long)mb;
 }
 
@@ -174,7 +181,7 @@ static long memory_cap_mb(void) {
  * from the thread that watches the clock (256 threads on 2 cores turned a
  * 200 ms movetime into 10 s). */
 static void set_threads(Dialect d, long n) {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = sys_cpu_count();
     if (n < 1) n = 1; /* UCCI: 0 lets the engine decide */
     if (cpus >= 1 && n > cpus) {
         out_message(d, "threads %ld is more than this machine's %ld processors; using %ld", n, cpus, cpus);
@@ -196,6 +203,15 @@ static void set_hash(Dialect d, long mb) {
         Options.hash_mb = old;
         out_error(d, "could not allocate %ld MB for the hash table; keeping %d MB", mb, old);
     }
+}
+
+/* bookfiles / BookFile: one line per file, loaded or not. */
+static void book_report(void *ctx, bool error, const char *text) {
+    Dialect d = *(const Dialect *)ctx;
+    if (error)
+        out_error(d, "book: %s; playing without this book", text);
+    else
+        out_message(d, "%s", text);
 }
 
 OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const char *value, bool has_value) {
@@ -228,7 +244,7 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_PONDER: s->ponder = b, Options.ponder_enabled = b; break;
     case O_USEBOOK:
         s->usebook = b;
-        if (b) out_message(d, "Tuong has no opening book; usebook has no effect");
+        s->usebook_set = true;
         break;
     case O_USEEGTB:
         s->useegtb = b;
@@ -237,7 +253,7 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_EVALAPI:
         if (*value) out_message(d, "Tuong has no external evaluation; evalapi ignored");
         break;
-    case O_BOOKFILES:
+    case O_BOOKFILES: book_set_load(&s->books, value, book_report, &d); break;
     case O_EGTBPATHS:
     case O_REPETITION: break;
     case O_HASH: set_hash(d, n); break;
@@ -248,8 +264,8 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_IDLE:
     case O_PRUNING:
     case O_KNOWLEDGE:
-    case O_RANDOMNESS:
     case O_STYLE: break;
+    case O_RANDOMNESS: s->randomness = combo_index(o->vars, value); break;
     case O_PROMOTION: s->promotion = b; break;
     case O_DRAWOFFER: s->verdict.offer_draw = b; break;
     case O_RESIGN: s->verdict.resign = b; break;
@@ -264,3 +280,5 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
 int options_rank_base(const ProtoSettings *s, Dialect d) {
     return d != DIALECT_UCCI && s->notation == NOTATION_FAIRY ? 1 : 0;
 }
+
+bool options_use_book(const ProtoSettings *s, Dialect d) { return s->usebook_set ? s->usebook : d == DIALECT_UCCI; }

@@ -9,6 +9,7 @@
  */
 #include <stdbool.h>
 
+#include "book/book_set.h"
 #include "protocol_parse.h"
 #include "protocol_verdict.h"
 
@@ -19,7 +20,12 @@
 typedef enum { NOTATION_ICCS = 0, NOTATION_FAIRY } Notation;
 
 typedef struct {
-    bool usemillisec, batch, debug, ponder, usebook, useegtb, promotion;
+    bool usemillisec, batch, debug, ponder, useegtb, promotion;
+    /* The book is on by default in UCCI (its spec says so) and off in UCI
+     * (OwnBook's convention) until the GUI sets usebook/OwnBook. */
+    bool usebook, usebook_set;
+    int randomness; /* 0..3: none, small, medium, large */
+    BookSet books;  /* from bookfiles / BookFile */
     VerdictRules verdict;
     Notation notation;
 } ProtoSettings;
@@ -35,3 +41,5 @@ void options_print(Dialect d);
 OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const char *value, bool has_value);
 /* Rank base of move text in dialect d: 0 (a0..i9) or 1 (a1..i10). */
 int options_rank_base(const ProtoSettings *s, Dialect d);
+/* Is the opening book on in dialect d? */
+bool options_use_book(const ProtoSettings *s, Dialect d);

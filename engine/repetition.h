@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
- * Repetition judgement under the Asian rules (RULES.md, docs/rules.md).
+ * Repetition judgement under the Asian (AXF) rules: RULES.md, and
+ * docs/rules.md for every rule with the rule book's example that tests it.
  *
  * A repetition cycle is the run of plies between two occurrences of the same
  * key with the same side to move, with no capture and no null move between
- * them. For each side the judge asks whether every one of its moves in the
- * cycle was forbidden:
- *   - a check, or
- *   - a chase of one and the same enemy piece (tracked as it moves): the move
- *     created a threat to capture it legally, it has no legal recapture, it
- *     cannot take the attacker back, and it is not the king or a pawn still on
- *     its own side of the river. Kings and pawns never chase.
- * A side whose every move is forbidden while the other side's are not loses;
- * otherwise (neither or both forbidden) the repetition is a draw.
+ * them. For each side the judge asks what every one of its moves did:
+ *   - perpetual check: every move gave check;
+ *   - perpetual chase: every move chased one and the same enemy piece
+ *     (tracked as it moves, chased by one attacker or several in turn): the
+ *     move created a legal capture of it that is not an offer to exchange,
+ *     and it is unprotected (no legal recapture) or a chariot under a horse
+ *     or cannon; kings and pawns never chase, the king and uncrossed pawns
+ *     are never chased. A chase made only by removing a protection is the
+ *     lesser offence;
+ *   - anything else is idle (a check among chases, chases of several pieces).
+ * Check is worse than chase, chase worse than idle: the worse offender loses,
+ * equal conduct (both idle, both checking, both chasing) is a draw.
  *
  * The verdict is from the point of view of the side to move in pos, so the
  * search can score a repeated node directly. Nothing in pos is modified: the
@@ -31,7 +35,7 @@ typedef enum {
 } RepVerdict;
 
 /* What one side did with every one of its moves of a cycle. */
-typedef enum { REP_IDLE = 0, REP_CHECK = 1, REP_CHASE = 2, REP_CHECK_CHASE = 3 } RepConduct;
+typedef enum { REP_IDLE = 0, REP_CHECK = 1, REP_CHASE = 2 } RepConduct;
 
 typedef struct {
     RepVerdict verdict;
@@ -52,5 +56,5 @@ RepJudgement rep_judge_cycle(const Position *pos, int start_ply);
  * history index of the earliest occurrence when first_ply is not NULL. */
 int rep_count(const Position *pos, int *first_ply);
 
-/* Name of a conduct for messages: "check", "chase", "check and chase", "idle". */
+/* Name of a conduct for messages: "check", "chase", "idle". */
 const char *rep_conduct_name(RepConduct c);

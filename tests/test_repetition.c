@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Repetition judgement on hand-built cycles (see docs/rules.md). */
+/* Repetition judgement on hand-built cycles and on the rule book's examples
+ * (tests/data/axf_repetition.txt; see docs/rules.md). */
 #include "test_support.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "fen.h"
@@ -112,12 +114,24 @@ static void cannon_chasing_an_unprotected_chariot_loses(void **state) {
 
 static void attacking_a_protected_piece_is_no_chase(void **state) {
     (void)state;
-    /* As the horse chase, but the chariot on e9 guards e6 and e7. */
-    play("4rk3/9/9/4r4/5N3/9/9/9/9/3K5 w - - 0 1", "f5d4 e6e7 d4f5 e7e6");
+    /* As the horse chase, but of a cannon, which the chariot on e9 guards
+     * on e6 and e7. */
+    play("4rk3/9/9/4c4/5N3/9/9/9/9/3K5 w - - 0 1", "f5d4 e6e7 d4f5 e7e6");
     RepJudgement j = rep_judge_cycle(&Pos, 0);
     assert_int_equal(j.conduct[RED], REP_IDLE);
     assert_int_equal(j.conduct[BLACK], REP_IDLE);
     assert_int_equal(j.verdict, REP_DRAW);
+}
+
+static void horse_chasing_a_protected_chariot_loses(void **state) {
+    (void)state;
+    /* A chariot is worth more than a horse: attacking it is a chase even
+     * when the chariot on e9 guards it (AXF D18-D25, D42). */
+    play("4rk3/9/9/4r4/5N3/9/9/9/9/3K5 w - - 0 1", "f5d4 e6e7 d4f5 e7e6");
+    RepJudgement j = rep_judge_cycle(&Pos, 0);
+    assert_int_equal(j.conduct[RED], REP_CHASE);
+    assert_int_equal(j.conduct[BLACK], REP_IDLE);
+    assert_int_equal(j.verdict, REP_LOSS);
 }
 
 static void an_unmoving_threat_is_no_chase(void **state) {
@@ -159,6 +173,70 @@ static void judge_leaves_the_position_alone(void **state) {
     assert_true(pos_is_ok(&Pos));
 }
 
+/* One example of the rule book: the position, the moves and the ruling. */
+typedef struct {
+    const char *id, *label, *fen, *moves, *ruling; /* pointers into the line read */
+} BookCase;
+
+/* Split a data line "id|label|fen|moves|ruling" into c; false if malformed. */
+static bool parse_book_line(char *line, BookCase *c) {
+    char *field[5];
+    for (int i = 0; i < 5; i++) {
+        if (!line) return false;
+        field[i] = line;
+        line = strchr(line, '|');
+        if (line) *line++ = '\0';
+    }
+    field[4][strcspn(field[4], "\r\n ")] = '\0';
+    *c = (BookCase){field[0], field[1], field[2], field[3], field[4]};
+    return true;
+}
+
+static RepVerdict verdict_of(const char *ruling) {
+    if (!strcmp(ruling, "win")) return REP_WIN;
+    if (!strcmp(ruling, "loss")) return REP_LOSS;
+    if (!strcmp(ruling, "draw")) return REP_DRAW;
+    if (!strcmp(ruling, "none")) return REP_NONE;
+    fail_msg("unknown ruling '%s'", ruling);
+    return REP_NONE;
+}
+
+static const char *verdict_name(RepVerdict v) {
+    static const char *const names[] = {"none", "draw", "win", "loss"};
+    return names[v];
+}
+
+/* Every example of the rule book: the judge must give the book's ruling,
+ * both on the last cycle (what the search asks) and on the whole span since
+ * the first occurrence (what tuong-match asks when it adjudicates). */
+static void rule_book_examples(void **state) {
+    (void)state;
+    FILE *f = fopen(TUONG_TEST_DATA_DIR "/axf_repetition.txt", "r");
+    assert_non_null(f);
+    char line[1200];
+    int cases = 0, failures = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        BookCase c = {0};
+        assert_true(parse_book_line(line, &c));
+        play(c.fen, c.moves);
+        RepVerdict want = verdict_of(c.ruling), got = rep_judge(&Pos);
+        int first;
+        rep_count(&Pos, &first);
+        RepVerdict span = first < Pos.game_ply ? rep_judge_cycle(&Pos, first).verdict : REP_NONE;
+        cases++;
+        if (got != want || span != want) {
+            failures++;
+            print_message("%s (%s): want %s, last cycle %s, whole span %s\n", c.id, c.label, verdict_name(want),
+                          verdict_name(got), verdict_name(span));
+        }
+    }
+    fclose(f);
+    print_message("rule book examples: %d, wrong: %d\n", cases, failures);
+    assert_true(cases >= 150);
+    assert_int_equal(failures, 0);
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -170,9 +248,11 @@ int main(void) {
         cmocka_unit_test(horse_chasing_an_unprotected_chariot_loses),
         cmocka_unit_test(cannon_chasing_an_unprotected_chariot_loses),
         cmocka_unit_test(attacking_a_protected_piece_is_no_chase),
+        cmocka_unit_test(horse_chasing_a_protected_chariot_loses),
         cmocka_unit_test(an_unmoving_threat_is_no_chase),
         cmocka_unit_test(mutual_attack_of_chariots_is_no_chase),
         cmocka_unit_test(judge_leaves_the_position_alone),
+        cmocka_unit_test(rule_book_examples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+#include <stdbool.h>
+/*
+ * tuong-datagen: training data for the network from the engine's own
+ * games (docs/nnue.md). Each subcommand returns the process exit code and
+ * prints any error as one line on stderr.
+ */
+
+/* Self-play into a data file: `tuong-datagen [generate] --out FILE ...`. */
+int datagen_generate(int argc, char **argv);
+/* `tuong-datagen stats FILE`: counts and distributions of a data file. */
+int datagen_stats(int argc, char **argv);
+/* `tuong-datagen verify FILE`: is every record well-formed and quiet? */
+int datagen_verify(int argc, char **argv);
+
+/* Print `tuong-datagen: error: <message>` on stderr; returns false, so
+ * `return datagen_error(...)` fits a bool function and `!datagen_error(...)`
+ * an exit code of 1. */
+bool datagen_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

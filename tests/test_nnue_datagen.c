@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* tuong-datagen end to end on tiny runs: the same seed gives the same
+ * bytes whatever the number of workers, the records are quiet positions
+ * with labels that agree with their games, the file grows by appending,
+ * and bad files and flags are refused with one message. */
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "datafile.h"
+#include "fen.h"
+#include "notation.h"
+#include "score.h"
+#include "selfplay.h"
+
+static char Dir[1024];
+
+/* Path of a scratch file in this test's directory. */
+static const char *path_of(const char *name) {
+    static char paths[8][1200];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s", Dir, name);
+    return p;
+}
+
+/* Run tuong-datagen with args (stderr to a file); returns its exit code. */
+static int datagen(const char *args) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s/stderr'", TUONG_DATAGEN, args, Dir);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* Tiny games: few nodes a move, and short (the sanitizer builds are slow). */
+static const char TinyGames[] = "--nodes 200 --max-plies 120 --hash 1 --progress 0";
+
+/* A tiny self-play run into file out (removed first). */
+static int tiny_run(const char *out, int threads, int seed, const char *target) {
+    char args[2048];
+    remove(out);
+    snprintf(args, sizeof args, "--out '%s' %s %s --threads %d --seed %d --openings '%s/openings/xiangqi.epd'", out,
+             target, TinyGames, threads, seed, TUONG_DATA_DIR);
+    return datagen(args);
+}
+
+static char *slurp(const char *path, long *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)*size + 1);
+    assert_int_equal(fread(buf, 1, (size_t)*size, f), (size_t)*size);
+    buf[*size] = 0;
+    fclose(f);
+    return buf;
+}
+
+static bool same_bytes(const char *a, const char *b) {
+    long na, nb;
+    char *x = slurp(a, &na), *y = slurp(b, &nb);
+    bool same = na == nb && memcmp(x, y, (size_t)na) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+/* Exactly one line on stderr, containing `what`. */
+static void expect_one_error(const char *what) {
+    long n;
+    char *text = slurp(path_of("stderr"), &n);
+    if (!strstr(text, what)) fail_msg("stderr '%s' lacks '%s'", text, what);
+    char *nl = strchr(text, '\n');
+    assert_true(nl && nl[1] == '\0');
+    free(text);
+}
+
+static void same_seed_same_bytes(void **state) {
+    (void)state;
+    const char *a = path_of("a.bin"), *b = path_of("b.bin"), *c = path_of("c.bin"), *d = path_of("d.bin");
+    assert_int_equal(tiny_run(a, 2, 7, "--games 2"), 0);
+    assert_int_equal(tiny_run(b, 2, 7, "--games 2"), 0);
+    assert_int_equal(tiny_run(c, 1, 7, "--games 2"), 0);
+    assert_int_equal(tiny_run(d, 2, 8, "--games 2"), 0);
+    assert_true(same_bytes(a, b));
+    assert_true(same_bytes(a, c)); /* one worker or two: the same games in the same order */
+    assert_false(same_bytes(a, d));
+    long n;
+    free(slurp(a, &n));
+    assert_true(n > DATAFILE_HEADER_SIZE + 20 * DATAFILE_RECORD_SIZE);
+}
+
+/* Split the records into games (the ply falls where a new game starts)
+ * and check each game's labels against each other and the positions. */
+static void records_are_quiet_and_labels_agree(void **state) {
+    (void)state;
+    const char *out = path_of("labels.bin");
+    /* Early resignations: short games are mostly drawn by the length limit. */
+    assert_int_equal(tiny_run(out, 2, 11, "--games 6 --resign-score 300 --resign-moves 2"), 0);
+    char err[600], why[200];
+    uint64_t count;
+    FILE *f = datafile_open_read(out, &count, err, sizeof err);
+    if (!f) fail_msg("%s", err);
+    int games = 0, prev_ply = -1, red_result = 0;
+    double sum_ahead = 0, sum_behind = 0;
+    int n_ahead = 0, n_behind = 0;
+    static Position pos;
+    for (uint64_t i = 0; i < count; i++) {
+        DataRecord rec;
+        DataEntry e;
+        assert_int_equal(datafile_read(f, &rec, 1), 1);
+        if (!datafile_unpack(&rec, &e, why, sizeof why)) fail_msg("record %d: %s", (int)i, why);
+        if (!datafile_to_position(&e, &pos, why, sizeof why)) fail_msg("record %d: %s", (int)i, why);
+        assert_false(pos_in_check(&pos));
+        assert_true(e.score > -2000 && e.score < 2000);
+        int red = e.side == RED ? (int)e.result : DATA_WIN - (int)e.result;
+        if (i == 0 || e.ply <= prev_ply) {
+            games++;
+            red_result = red;
+        }
+        assert_int_equal(red, red_result); /* one result per game, mirrored for Black */
+        prev_ply = e.ply;
+        if (e.score >= 100) {
+            sum_ahead += e.result;
+            n_ahead++;
+        } else if (e.score <= -100) {
+            sum_behind += e.result;
+            n_behind++;
+        }
+    }
+    fclose(f);
+    assert_true(games >= 2 && games <= 6);
+    /* The side the search likes scores better than the side it does not. */
+    assert_true(n_ahead > 0 && n_behind > 0);
+    assert_true(sum_ahead / n_ahead > sum_behind / n_behind);
+    char args[1300];
+    snprintf(args, sizeof args, "verify '%s'", out);
+    assert_int_equal(datagen(args), 0);
+    snprintf(args, sizeof args, "stats '%s' >/dev/null", out);
+    assert_int_equal(datagen(args), 0);
+}
+
+static void positions_target_and_append(void **state) {
+    (void)state;
+    const char *out = path_of("append.bin"), *games = path_of("games.bin");
+    assert_int_equal(tiny_run(out, 2, 3, "--positions 150"), 0);
+    long n;
+    free(slurp(out, &n));
+    assert_int_equal(n, DATAFILE_HEADER_SIZE + 150 * DATAFILE_RECORD_SIZE);
+    /* The first 150 positions of the seed's games, whatever the target. */
+    assert_int_equal(tiny_run(games, 1, 3, "--games 8"), 0);
+    char *a = slurp(out, &n), *g = slurp(games, &n);
+    assert_true(n >= DATAFILE_HEADER_SIZE + 150 * DATAFILE_RECORD_SIZE);
+    assert_memory_equal(a, g, DATAFILE_HEADER_SIZE + 150 * DATAFILE_RECORD_SIZE);
+    free(a);
+    free(g);
+    char args[2048];
+    snprintf(args, sizeof args,
+             "--out '%s' --positions 50 %s --threads 2 --seed 4 --openings '%s/openings/xiangqi.epd'", out, TinyGames,
+             TUONG_DATA_DIR);
+    assert_int_equal(datagen(args), 0);
+    free(slurp(out, &n));
+    assert_int_equal(n, DATAFILE_HEADER_SIZE + 200 * DATAFILE_RECORD_SIZE);
+}
+
+static void refuses_bad_files_and_flags(void **state) {
+    (void)state;
+    const char *out = path_of("bad.bin");
+    const char *note = "this is not a data file, it is a note\n";
+    FILE *f = fopen(out, "wb");
+    fputs(note, f);
+    fclose(f);
+    char args[2048];
+    snprintf(args, sizeof args, "--out '%s' --games 1 --nodes 200 --openings '%s/openings/xiangqi.epd'", out,
+             TUONG_DATA_DIR);
+    assert_int_not_equal(datagen(args), 0);
+    expect_one_error("not a Tuong training data file");
+    long n;
+    free(slurp(out, &n));
+    assert_int_equal(n, (long)strlen(note)); /* untouched */
+
+    uint8_t bytes[DATAFILE_HEADER_SIZE + 7];
+    memset(bytes, 0, sizeof bytes);
+    datafile_header(bytes);
+    f = fopen(out, "wb");
+    fwrite(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    assert_int_not_equal(datagen(args), 0);
+    expect_one_error("truncated");
+    snprintf(args, sizeof args, "verify '%s'", out);
+    assert_int_not_equal(datagen(args), 0);
+    expect_one_error("truncated");
+    snprintf(args, sizeof args, "stats '%s'", out);
+    assert_int_not_equal(datagen(args), 0);
+    expect_one_error("truncated");
+
+    remove(out);
+    const char *flags[] = {"--games 1 --nodes 0",
+                           "--games 1 --nodes many",
+                           "--games 1 --threads 0",
+                           "--games 1 --positions 5",
+                           "",
+                           "--games 1 --hard-nodes 10",
+                           "--games 1 --bogus 1",
+                           "--games 1 --openings /nonexistent/x.epd",
+                           "--games"};
+    for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
+        snprintf(args, sizeof args, "--out '%s' %s", out, flags[i]);
+        assert_int_not_equal(datagen(args), 0);
+        expect_one_error("error");
+    }
+}
+
+/* The recording filter on hand-made cases: each condition can refuse. */
+static void only_quiet_positions_are_recorded(void **state) {
+    (void)state;
+    static Position pos;
+    SelfplaySettings s = {.score_cap = 2000, .skip_plies = 0};
+    must_parse(&pos, START_FEN);
+    Move quiet = move_from_text("h2e2", 0), capture = move_from_text("h2h9", 0);
+    assert_true(selfplay_recordable(&pos, &s, quiet, 10));
+    assert_true(selfplay_recordable(&pos, &s, quiet, -1999));
+    assert_false(selfplay_recordable(&pos, &s, capture, 10));
+    assert_false(selfplay_recordable(&pos, &s, MOVE_NONE, 10));
+    assert_false(selfplay_recordable(&pos, &s, quiet, 2000));
+    assert_false(selfplay_recordable(&pos, &s, quiet, -2000));
+    assert_false(selfplay_recordable(&pos, &s, quiet, SCORE_MATE - 5));
+    s.skip_plies = 1;
+    assert_false(selfplay_recordable(&pos, &s, quiet, 10));
+    pos_make_move(&pos, quiet);
+    assert_true(selfplay_recordable(&pos, &s, move_from_text("h7e7", 0), 10));
+    s.skip_plies = 0;
+    must_parse(&pos, "4k4/9/9/9/9/9/9/9/4r4/4K4 w - - 0 1"); /* Red in check, d0 is a quiet escape */
+    assert_false(selfplay_recordable(&pos, &s, move_from_text("e0d0", 0), 10));
+}
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(Dir, sizeof Dir, "%s/test_nnue_datagen.d", TUONG_BUILD_DIR);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", Dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(only_quiet_positions_are_recorded),  cmocka_unit_test(same_seed_same_bytes),
+        cmocka_unit_test(records_are_quiet_and_labels_agree), cmocka_unit_test(positions_target_and_append),
+        cmocka_unit_test(refuses_bad_files_and_flags),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
