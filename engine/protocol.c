@@ -341,12 +341,18 @@ static void cmd_setoption(const Command *c) {
     if (a == OPTION_NEWGAME) cmd_newgame();
 }
 
+/* Perft on the Threads option's threads, from PERFT_TABLE_WORTH_DEPTH with
+ * a perft table the size of the Hash option's (allocated for this count). */
 static void cmd_perft(int depth) {
-    static Position copy;
-    memcpy(&copy, &P.pos, offsetof(Position, history) + sizeof(StateInfo) * (size_t)(P.pos.game_ply + 1));
+    PerftTable table = {0};
+    bool hashed = depth >= PERFT_TABLE_WORTH_DEPTH && perft_table_init(&table, (size_t)Options.hash_mb << 20);
+    if (depth >= PERFT_TABLE_WORTH_DEPTH && !hashed)
+        out_message(P.dialect, "no memory for a %d MB perft table; counting without one", Options.hash_mb);
+    PerftOptions opt = {.threads = Options.threads, .table = hashed ? &table : NULL};
     FILE *out = out_begin();
-    perft_divide(&copy, depth, rank_base(), out);
+    perft_divide_with(&P.pos, depth, rank_base(), &opt, out);
     out_end();
+    perft_table_free(&table);
 }
 
 /* eval: the network's output when one is loaded, then the hand-crafted

@@ -4,6 +4,8 @@
 #include "test_support.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "engine_proc.h"
 #include "fen.h"
@@ -203,6 +205,48 @@ static void test_command_line(void **state) {
     assert_non_null(strstr(out, "Nodes searched: "));
 }
 
+/* tuong perft with threads and a table, and --epd: verdicts and exit status. */
+static void test_command_line_perft(void **state) {
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(
+        run_cli((const char *const[]){"perft", "4", "--threads", "2", "--hash", "1", NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "h2e2: 66333\n"));
+    assert_non_null(strstr(out, "\nNodes searched: 3290240\n"));
+    /* Options anywhere, a FEN in several words. */
+    static const char *const Scattered[] = {
+        "perft", "--threads", "3", "3", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2", "w", "--hash", "0", NULL};
+    assert_int_equal(run_cli(Scattered, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\nNodes searched: 9850\n"));
+    static const char *const Bad[][8] = {
+        {"perft", "3", "--threads", "0"},   {"perft", "3", "--threads", "257"}, {"perft", "3", "--hash", "-1"},
+        {"perft", "3", "--hash", "x"},      {"perft", "3", "--threads"},        {"perft", "3", "--frob", "1"},
+        {"perft", "3", "--depth", "2"},     {"perft", "--threads", "2"},        {"perft", "--epd", "/nonexistent"},
+        {"perft", "--epd", "/dev/null"},    {"perft", "--epd", TUONG_DATA_DIR "/perft.epd", "3"},
+        {"perft", "--epd", TUONG_DATA_DIR "/perft.epd", "--depth", "0"},
+    };
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++)
+        if (run_cli(Bad[i], out, sizeof out) != 2) fail_msg("case %zu (%s %s) did not exit 2", i, Bad[i][1], Bad[i][2]);
+    assert_int_equal(
+        run_cli((const char *const[]){"perft", "--epd", TUONG_DATA_DIR "/perft.epd", "--depth", "2", "--threads", "2",
+                                      NULL},
+                out, sizeof out),
+        0);
+    assert_non_null(strstr(out, " ok, 0 failed, "));
+    assert_non_null(strstr(out, "ok    line 1: 2 counts to D2 match ("));
+    /* One count wrong: a FAIL line and exit status 1. */
+    char path[] = "/tmp/tuong-test-epd-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1 ;D1 25 ;D2 425\n", f);
+    fclose(f);
+    assert_int_equal(run_cli((const char *const[]){"perft", "--epd", path, "--hash", "1", NULL}, out, sizeof out), 1);
+    unlink(path);
+    assert_non_null(strstr(out, "FAIL  line 1: D2 424, expected 425 ("));
+    assert_non_null(strstr(out, "1 position: 0 ok, 1 failed, 0 skipped; 2 counts checked, "));
+}
+
 /* `tuong --version` says the version, the commit and the build flavour,
  * and both protocols' id name say the same. */
 static void test_version_and_id_name(void **state) {
@@ -283,6 +327,7 @@ int main(void) {
         cmocka_unit_test(test_garbage_lines),     cmocka_unit_test(test_crlf_case_spaces),
         cmocka_unit_test(test_nul_bytes),         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_bad_positions_uci), cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_command_line_perft),
         cmocka_unit_test(test_version_and_id_name), cmocka_unit_test(test_crlf_session_ucci),
         cmocka_unit_test(test_crlf_session_uci),
     };
