@@ -13,6 +13,7 @@
 #include "attacks.h"
 #include "endgame.h"
 #include "eval_terms.h"
+#include "nnue/nnue.h"
 
 const EvalTermInfo EvalTerms[] = {
 #define EVAL_ARRAY_INFO(name, n, what) {#name, what, (int)(offsetof(EvalWeights, name) / sizeof(Weight)), n, true},
@@ -260,7 +261,9 @@ static Score evaluate_impl(const Position *pos, EvalTrace *trace) {
     return pos->side == RED ? red : -red;
 }
 
-Score evaluate(const Position *pos) { return evaluate_impl(pos, NULL); }
+Score eval_classical(const Position *pos) { return evaluate_impl(pos, NULL); }
+
+Score evaluate(const Position *pos) { return nnue_active() ? nnue_evaluate(pos) : evaluate_impl(pos, NULL); }
 
 Score eval_traced(const Position *pos, EvalTrace *trace) {
     memset(trace, 0, sizeof *trace);

@@ -6,8 +6,11 @@
 #include "position.h"
 #include "types.h"
 
-/* Score of pos for the side to move. */
+/* Score of pos for the side to move: the network when one is loaded and
+ * switched on (engine/nnue), else the hand-crafted evaluation. */
 Score evaluate(const Position *pos);
-/* Print the evaluation broken down by term, for both sides, to out; each
- * line is prefixed by `prefix` (e.g. "info string " for UCI). */
+/* The hand-crafted evaluation alone. */
+Score eval_classical(const Position *pos);
+/* Print the hand-crafted evaluation broken down by term, for both sides,
+ * to out; each line is prefixed by `prefix` (e.g. "info string " for UCI). */
 void eval_trace(const Position *pos, const char *prefix, FILE *out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "attacks.h"
+#include "nnue/nnue.h"
 #include "zobrist.h"
 
 /* Per king square: points whose vacating may expose the king (its rank and
@@ -35,6 +36,7 @@ void engine_init(void) {
     attacks_init();
     zobrist_init();
     init_danger();
+    nnue_init();
     done = true;
 }
 

@@ -23,6 +23,8 @@ typedef struct {
     uint16_t rule60;  /* plies since the last capture (or since the root FEN) */
 } StateInfo;
 
+struct NnueStack;
+
 typedef struct {
     Bitboard piece_bb[PIECE_NB];
     Bitboard color_bb[COLOR_NB];
@@ -31,8 +33,9 @@ typedef struct {
     Piece board[SQUARE_NB];
     Square king_sq[COLOR_NB];
     Color side;
-    int game_ply; /* index of the current record in history */
-    int root_fullmove; /* fullmove number of the root FEN, for printing */
+    int game_ply;           /* index of the current record in history */
+    int root_fullmove;      /* fullmove number of the root FEN, for printing */
+    struct NnueStack *nnue; /* a search thread's accumulators (NULL: evaluate from scratch) */
     StateInfo history[MAX_HISTORY];
 } Position;
 

@@ -11,6 +11,7 @@
 #include "eval.h"
 #include "fen.h"
 #include "movegen.h"
+#include "nnue/nnue.h"
 #include "notation.h"
 #include "perft.h"
 #include "protocol_board.h"
@@ -164,7 +165,7 @@ static int rank_base(void) { return options_rank_base(&P.settings, P.dialect); }
 
 static void cmd_hello(Dialect d) {
     P.dialect = d;
-    out_line("id name %s %s", TUONG_NAME, TUONG_VERSION);
+    out_line("id name %s%s", version_text(), nnue_banner());
     if (d == DIALECT_UCCI) out_line("id copyright %s", TUONG_COPYRIGHT);
     out_line("id author %s", TUONG_AUTHOR);
     if (d == DIALECT_UCCI) out_line("id user unknown");
@@ -340,11 +341,33 @@ static void cmd_setoption(const Command *c) {
     if (a == OPTION_NEWGAME) cmd_newgame();
 }
 
+/* Perft on the Threads option's threads, from PERFT_TABLE_WORTH_DEPTH with
+ * a perft table the size of the Hash option's (allocated for this count). */
 static void cmd_perft(int depth) {
-    static Position copy;
-    memcpy(&copy, &P.pos, offsetof(Position, history) + sizeof(StateInfo) * (size_t)(P.pos.game_ply + 1));
+    PerftTable table = {0};
+    bool hashed = depth >= PERFT_TABLE_WORTH_DEPTH && perft_table_init(&table, (size_t)Options.hash_mb << 20);
+    if (depth >= PERFT_TABLE_WORTH_DEPTH && !hashed)
+        out_message(P.dialect, "no memory for a %d MB perft table; counting without one", Options.hash_mb);
+    PerftOptions opt = {.threads = Options.threads, .table = hashed ? &table : NULL};
     FILE *out = out_begin();
-    perft_divide(&copy, depth, rank_base(), out);
+    perft_divide_with(&P.pos, depth, rank_base(), &opt, out);
+    out_end();
+    perft_table_free(&table);
+}
+
+/* eval: the network's output when one is loaded, then the hand-crafted
+ * terms (without a network in use, or when asked: eval classical). */
+static void cmd_eval(bool classical) {
+    FILE *out = out_begin();
+    const char *prefix = out_info_prefix(P.dialect);
+    nnue_print(&P.pos, prefix, out);
+    if (classical || !nnue_active())
+        eval_trace(&P.pos, prefix, out);
+    else
+        fprintf(out, "%sclassical %d (side to move); 'eval classical' shows its terms\n", prefix,
+                eval_classical(&P.pos));
+    fprintf(out, "%sevaluate() %d (side to move, %s)\n", prefix, evaluate(&P.pos),
+            nnue_active() ? "NNUE" : "classical");
     out_end();
 }
 
@@ -353,7 +376,7 @@ static void cmd_help(void) {
         "Tuong speaks UCCI (first command: ucci) and UCI xiangqi (first command: uci).",
         "Protocol: isready, setoption, position {startpos|fen F} [moves ...], banmoves ..., go ..., ponderhit [draw],",
         "          stop, probe {startpos|fen F} [moves ...], ucinewgame, quit",
-        "Extras:   d (board), eval (evaluation by term), go perft N / perft N, bench [depth], help",
+        "Extras:   d (board), eval [classical] (network output / terms), go perft N / perft N, bench [depth], help",
         "See docs/protocol.md for every option and reply.",
     };
     for (size_t i = 0; i < sizeof Lines / sizeof Lines[0]; i++)
@@ -377,7 +400,7 @@ static void execute(const Command *c) {
     case CMD_PERFT: cmd_perft(c->u.depth); break;
     case CMD_NEWGAME: cmd_newgame(); break;
     case CMD_DISPLAY: board_print(&P.pos, rank_base(), out_begin()), out_end(); break;
-    case CMD_EVAL: eval_trace(&P.pos, out_info_prefix(P.dialect), out_begin()), out_end(); break;
+    case CMD_EVAL: cmd_eval(c->u.eval_classical); break;
     case CMD_BENCH: search_bench(c->u.depth, out_begin()), out_end(); break;
     case CMD_HELP: cmd_help(); break;
     case CMD_PONDERHIT: break; /* nothing to hit when idle */

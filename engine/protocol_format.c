@@ -29,8 +29,15 @@ static void append_pv(char *buf, size_t len, size_t *pos, int rank_base, const S
 char *fmt_info(char *buf, size_t len, Dialect d, int rank_base, const SearchInfo *info) {
     size_t pos = 0;
     buf[0] = '\0';
+    int64_t ms = info->time_ms > 0 ? info->time_ms : 0;
+    uint64_t nps = ms > 0 ? info->nodes * 1000 / (uint64_t)ms : info->nodes * 1000;
     if (d == DIALECT_UCCI) {
-        append(buf, len, &pos, "info depth %d score %d", info->depth, info->score);
+        /* GUIs read info fields by keyword (XQWizard takes Pikafish's UCI
+         * lines with only `score cp` rewritten; uci2wb looks each keyword
+         * up on the line that has the pv): time and nodes must ride on the
+         * pv's line to be shown with it, and the pv runs to the end. */
+        append(buf, len, &pos, "info depth %d score %d time %" PRId64 " nodes %" PRIu64 " nps %" PRIu64, info->depth,
+               info->score, ms, info->nodes, nps);
         append_pv(buf, len, &pos, rank_base, info);
         return buf;
     }
@@ -44,8 +51,6 @@ char *fmt_info(char *buf, size_t len, Dialect d, int rank_base, const SearchInfo
         append(buf, len, &pos, " lowerbound");
     else if (info->bound == BOUND_UPPER)
         append(buf, len, &pos, " upperbound");
-    int64_t ms = info->time_ms > 0 ? info->time_ms : 0;
-    uint64_t nps = ms > 0 ? info->nodes * 1000 / (uint64_t)ms : info->nodes * 1000;
     append(buf, len, &pos, " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64, info->nodes, nps,
            info->hashfull, ms);
     append_pv(buf, len, &pos, rank_base, info);

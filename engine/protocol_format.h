@@ -13,11 +13,13 @@ enum { FORMAT_LINE_MAX = 2048 };
 
 typedef enum { VERDICT_NONE = 0, VERDICT_DRAW, VERDICT_RESIGN } Verdict;
 
-/* UCCI: `info depth d score s pv ...` (score a plain integer);
+/* UCCI: `info depth d score s time ms nodes n nps n pv ...` (score a plain
+ *        integer; time, nodes and nps on the pv's line so that GUIs show them);
  * UCI:  `info depth d seldepth s multipv k score cp x|mate n [lowerbound|
  *        upperbound] nodes n nps n hashfull h time ms pv ...`. */
 char *fmt_info(char *buf, size_t len, Dialect d, int rank_base, const SearchInfo *info);
-/* UCCI `info time ms nodes n`, the companion of each UCCI info depth line. */
+/* UCCI `info time ms nodes n`, sent after each UCCI info depth line: the
+ * spec's own kind of line for time and nodes, which ElephantEye sends. */
 char *fmt_info_time(char *buf, size_t len, const SearchInfo *info);
 /* `info currmove m` (UCCI) / `info depth d currmove m currmovenumber n` (UCI). */
 char *fmt_currmove(char *buf, size_t len, Dialect d, int rank_base, Move m, int number, int depth);

@@ -2,14 +2,16 @@
 #include "protocol_options.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
+#include "nnue/nnue.h"
 #include "protocol_output.h"
 #include "search.h"
 #include "search_params.h"
+#include "sys.h"
 
 typedef enum { T_CHECK, T_SPIN, T_COMBO, T_BUTTON, T_STRING } OptionType;
 
@@ -41,6 +43,8 @@ typedef enum {
     O_OVERHEAD,
     O_VARIANT,
     O_NOTATION,
+    O_EVALFILE,
+    O_USENNUE,
 } OptionId;
 
 enum { ONLY_UCCI = 1, ONLY_UCI = 2, BOTH = 3, HIDDEN = 0 };
@@ -58,6 +62,8 @@ typedef struct {
 enum { HASH_MAX_MB = 32768, THREADS_MAX = 256, MULTIPV_MAX = 64 };
 
 static const char Levels[] = "none small medium large";
+/* EvalFile's value for the net linked into the binary. */
+#define EVALFILE_EMBEDDED "<embedded>"
 
 static const OptionDef Defs[] = {
     {O_USEMILLISEC, "usemillisec", "usemillisec", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
@@ -77,6 +83,8 @@ static const OptionDef Defs[] = {
     {O_OVERHEAD, "moveoverhead", "Move Overhead", BOTH, T_SPIN, 0, 5000, "30", NULL},
     {O_VARIANT, "UCI_Variant", "UCI_Variant", ONLY_UCI, T_COMBO, 0, 0, "xiangqi", "xiangqi"},
     {O_NOTATION, "notation", "Notation", ONLY_UCI, T_COMBO, 0, 0, "iccs", "iccs fairy"},
+    {O_EVALFILE, "evalfile", "EvalFile", BOTH, T_STRING, 0, 0, EVALFILE_EMBEDDED, NULL},
+    {O_USENNUE, "usennue", "UseNNUE", BOTH, T_CHECK, 0, 0, "true", NULL},
     {O_DRAWMOVES, "drawmoves", "DrawPlies", BOTH, T_SPIN, 0, 1000, "120", NULL},
     {O_IDLE, "idle", "idle", ONLY_UCCI, T_COMBO, 0, 0, "none", Levels},
     {O_PRUNING, "pruning", "pruning", ONLY_UCCI, T_COMBO, 0, 0, "large", Levels},
@@ -179,9 +187,9 @@ static bool combo_has(const char *vars, const char *v) { return combo_index(vars
 
 /* Half the machine's memory, in MB: a bigger table would only swap. */
 static long memory_cap_mb(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0) return HASH_MAX_MB;
-    long long mb = (long long)pages / 2 * size / (1024 * 1024);
+    unsigned long long bytes = sys_memory_bytes();
+    if (!bytes) return HASH_MAX_MB;
+    unsigned long long mb = bytes / 2 / (1024 * 1024);
     return mb < 1 ? 1 : mb > HASH_MAX_MB ? HASH_MAX_MB : (long)mb;
 }
 
@@ -189,7 +197,7 @@ static long memory_cap_mb(void) {
  * from the thread that watches the clock (256 threads on 2 cores turned a
  * 200 ms movetime into 10 s). */
 static void set_threads(Dialect d, long n) {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = sys_cpu_count();
     if (n < 1) n = 1; /* UCCI: 0 lets the engine decide */
     if (cpus >= 1 && n > cpus) {
         out_message(d, "threads %ld is more than this machine's %ld processors; using %ld", n, cpus, cpus);
@@ -211,6 +219,52 @@ static void set_hash(Dialect d, long mb) {
         Options.hash_mb = old;
         out_error(d, "could not allocate %ld MB for the hash table; keeping %d MB", mb, old);
     }
+}
+
+/* What evaluates now, for messages. */
+static void describe_eval(char *out, size_t size) {
+    const NnueNet *net = nnue_loaded();
+    char desc[160];
+    if (!net) {
+        snprintf(out, size, "the hand-crafted evaluation (no network loaded)");
+        return;
+    }
+    nnue_net_describe(net, desc, sizeof desc);
+    if (nnue_enabled())
+        snprintf(out, size, "network %s from %s", desc, nnue_source());
+    else
+        snprintf(out, size, "the hand-crafted evaluation (UseNNUE is off; network %s from %s loaded)", desc,
+                 nnue_source());
+}
+
+/* EvalFile / evalfile: another net, or the embedded one back. Cached
+ * static evaluations of the old net go with the hash table. */
+static void set_evalfile(Dialect d, const char *value) {
+    char err[400], now[300];
+    bool embedded = !*value || !strcmp(value, EVALFILE_EMBEDDED);
+    uint32_t hash;
+    if (embedded && !nnue_embedded_hash(&hash)) {
+        if (nnue_loaded()) out_message(d, "this build has no embedded network; keeping the loaded one");
+        return;
+    }
+    if (embedded && nnue_loaded() && !strcmp(nnue_source(), "embedded")) return;
+    bool ok = embedded ? nnue_load_embedded(err, sizeof err) : nnue_load_file(value, err, sizeof err);
+    describe_eval(now, sizeof now);
+    if (!ok) {
+        out_error(d, "option EvalFile: %s; keeping %s", err, now);
+        return;
+    }
+    search_clear();
+    out_message(d, "loaded %s", now);
+}
+
+static void set_usennue(Dialect d, bool on) {
+    char now[300];
+    if (on == nnue_enabled()) return;
+    nnue_set_enabled(on);
+    search_clear();
+    describe_eval(now, sizeof now);
+    out_message(d, "evaluating with %s", now);
 }
 
 /* bookfiles / BookFile: one line per file, loaded or not. */
@@ -287,6 +341,8 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_NOTATION: s->notation = !strcasecmp(value, "fairy") ? NOTATION_FAIRY : NOTATION_ICCS; break;
     case O_NEWGAME: return OPTION_NEWGAME;
     case O_CLEARHASH: search_clear(); break;
+    case O_EVALFILE: set_evalfile(d, value); break;
+    case O_USENNUE: set_usennue(d, b); break;
     }
     return OPTION_DONE;
 }

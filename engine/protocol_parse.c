@@ -339,7 +339,7 @@ static const struct {
     CommandType type;
 } Simple[] = {
     {"ucci", CMD_UCCI},          {"uci", CMD_UCI},   {"isready", CMD_ISREADY}, {"stop", CMD_STOP}, {"quit", CMD_QUIT},
-    {"ucinewgame", CMD_NEWGAME}, {"d", CMD_DISPLAY}, {"eval", CMD_EVAL},       {"help", CMD_HELP},
+    {"ucinewgame", CMD_NEWGAME}, {"d", CMD_DISPLAY}, {"help", CMD_HELP},
 };
 
 ParseResult proto_parse(const char *line, int rank_base, Command *cmd, char *err, size_t errlen) {
@@ -355,6 +355,19 @@ ParseResult proto_parse(const char *line, int rank_base, Command *cmd, char *err
             cmd->type = Simple[i].type;
             return PARSE_OK;
         }
+    if (tok_is(t, "eval")) {
+        Token v;
+        cmd->type = CMD_EVAL;
+        cmd->u.eval_classical = false;
+        if (!lex_next(&lx, &v)) return PARSE_OK;
+        if (tok_is(v, "classical")) {
+            cmd->u.eval_classical = true;
+            return PARSE_OK;
+        }
+        char show[40];
+        return failf(err, errlen, PARSE_WARNING, "eval: unknown argument '%s' ignored (eval [classical])",
+                     tok_show(v, show, sizeof show));
+    }
     if (tok_is(t, "ponderhit")) {
         Token v;
         cmd->type = CMD_PONDERHIT;

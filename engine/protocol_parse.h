@@ -81,9 +81,10 @@ typedef struct {
         struct {
             int count;
             Move moves[MAX_MOVES];
-        } banmoves; /* CMD_BANMOVES */
-        bool draw;  /* CMD_PONDERHIT: ponderhit draw */
-        int depth;  /* CMD_PERFT, CMD_BENCH (0 = default) */
+        } banmoves;          /* CMD_BANMOVES */
+        bool draw;           /* CMD_PONDERHIT: ponderhit draw */
+        bool eval_classical; /* CMD_EVAL: eval classical (the hand-crafted terms) */
+        int depth;           /* CMD_PERFT, CMD_BENCH (0 = default) */
     } u;
 } Command;
 

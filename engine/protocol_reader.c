@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys.h"
+
 static bool ensure(InputLine *line, size_t need) {
     if (need <= line->cap) return true;
     size_t cap = line->cap ? line->cap : 256;
@@ -22,8 +24,8 @@ bool reader_next(FILE *in, InputLine *line) {
     if (!ensure(line, 1)) return false;
     int c;
     bool any = false;
-    flockfile(in);
-    while ((c = getc_unlocked(in)) != EOF) {
+    sys_lock_file(in);
+    while ((c = sys_getc_unlocked(in)) != EOF) {
         any = true;
         if (c == '\n') break;
         if (line->too_long) continue;
@@ -35,7 +37,7 @@ bool reader_next(FILE *in, InputLine *line) {
         }
         line->text[line->len++] = (char)c;
     }
-    funlockfile(in);
+    sys_unlock_file(in);
     line->text[line->len] = '\0';
     return any;
 }

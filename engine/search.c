@@ -772,6 +772,7 @@ static void iterative_deepening(SearchThread *t) {
 
 static void prepare_thread(SearchThread *t, const Position *root, const MoveList *legal) {
     memcpy(&t->pos, root, sizeof *root);
+    t->pos.nnue = &t->nnue;
     atomic_store(&t->nodes, 0);
     t->seldepth = t->root_depth = t->completed_depth = t->pv_index = t->best_changes = t->nmp_min_ply = 0;
     memset(t->low_ply, 0, sizeof t->low_ply);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys.h"
+
 enum { MAX_THREADS = 256 };
 
 static SearchThread *Threads[MAX_THREADS];
@@ -22,9 +24,9 @@ bool threads_resize(int n) {
     if (n < 1) n = 1;
     if (n > MAX_THREADS) n = MAX_THREADS;
     for (int i = Count; i < n; i++) {
-        SearchThread *t = aligned_alloc(64, (sizeof(SearchThread) + 63) / 64 * 64);
+        SearchThread *t = sys_aligned_alloc(64, sizeof(SearchThread));
         if (!t) {
-            for (int j = Count; j < i; j++) free(Threads[j]);
+            for (int j = Count; j < i; j++) sys_aligned_free(Threads[j]);
             return false;
         }
         memset(t, 0, sizeof *t);
@@ -32,7 +34,7 @@ bool threads_resize(int n) {
         Threads[i] = t;
     }
     for (int i = n; i < Count; i++) {
-        free(Threads[i]);
+        sys_aligned_free(Threads[i]);
         Threads[i] = NULL;
     }
     Count = n;
@@ -65,7 +67,7 @@ void threads_clear(void) {
 
 void threads_free(void) {
     for (int i = 0; i < Count; i++) {
-        free(Threads[i]);
+        sys_aligned_free(Threads[i]);
         Threads[i] = NULL;
     }
     Count = 0;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "movepick.h"
+#include "nnue/nnue_accum.h"
 #include "position.h"
 #include "score.h"
 #include "search.h"
@@ -66,6 +67,7 @@ typedef struct {
     CorrectionHistory correction;
     SearchStack stack[STACK_SIZE];
     Position pos;
+    NnueStack nnue; /* pos.nnue points here during a search */
 } SearchThread;
 
 /* Make `n` threads exist (at least 1); false (and the old set kept) if

@@ -4,8 +4,13 @@
 #include "test_support.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "engine_proc.h"
+#include "fen.h"
+#include "notation.h"
+#include "version.h"
 
 static int T5s;
 
@@ -200,12 +205,131 @@ static void test_command_line(void **state) {
     assert_non_null(strstr(out, "Nodes searched: "));
 }
 
+/* tuong perft with threads and a table, and --epd: verdicts and exit status. */
+static void test_command_line_perft(void **state) {
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(
+        run_cli((const char *const[]){"perft", "4", "--threads", "2", "--hash", "1", NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "h2e2: 66333\n"));
+    assert_non_null(strstr(out, "\nNodes searched: 3290240\n"));
+    /* Options anywhere, a FEN in several words. */
+    static const char *const Scattered[] = {
+        "perft", "--threads", "3", "3", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2", "w", "--hash", "0", NULL};
+    assert_int_equal(run_cli(Scattered, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\nNodes searched: 9850\n"));
+    static const char *const Bad[][8] = {
+        {"perft", "3", "--threads", "0"},   {"perft", "3", "--threads", "257"}, {"perft", "3", "--hash", "-1"},
+        {"perft", "3", "--hash", "x"},      {"perft", "3", "--threads"},        {"perft", "3", "--frob", "1"},
+        {"perft", "3", "--depth", "2"},     {"perft", "--threads", "2"},        {"perft", "--epd", "/nonexistent"},
+        {"perft", "--epd", "/dev/null"},    {"perft", "--epd", TUONG_DATA_DIR "/perft.epd", "3"},
+        {"perft", "--epd", TUONG_DATA_DIR "/perft.epd", "--depth", "0"},
+    };
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++)
+        if (run_cli(Bad[i], out, sizeof out) != 2) fail_msg("case %zu (%s %s) did not exit 2", i, Bad[i][1], Bad[i][2]);
+    assert_int_equal(
+        run_cli((const char *const[]){"perft", "--epd", TUONG_DATA_DIR "/perft.epd", "--depth", "2", "--threads", "2",
+                                      NULL},
+                out, sizeof out),
+        0);
+    assert_non_null(strstr(out, " ok, 0 failed, "));
+    assert_non_null(strstr(out, "ok    line 1: 2 counts to D2 match ("));
+    /* One count wrong: a FAIL line and exit status 1. */
+    char path[] = "/tmp/tuong-test-epd-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1 ;D1 25 ;D2 425\n", f);
+    fclose(f);
+    assert_int_equal(run_cli((const char *const[]){"perft", "--epd", path, "--hash", "1", NULL}, out, sizeof out), 1);
+    unlink(path);
+    assert_non_null(strstr(out, "FAIL  line 1: D2 424, expected 425 ("));
+    assert_non_null(strstr(out, "1 position: 0 ok, 1 failed, 0 skipped; 2 counts checked, "));
+}
+
+/* `tuong --version` says the version, the commit and the build flavour,
+ * and both protocols' id name say the same. */
+static void test_version_and_id_name(void **state) {
+    (void)state;
+    static char out[1 << 12];
+    assert_int_equal(run_cli((const char *const[]){"--version", NULL}, out, sizeof out), 0);
+    out[strcspn(out, "\n")] = '\0';
+    char version[32], commit[64], flavour[32], os[32];
+    assert_int_equal(sscanf(out, "Tuong %31s (git %63[^,], %31[^,], %31[^)])", version, commit, flavour, os), 4);
+    assert_string_equal(version, TUONG_VERSION);
+    assert_true(strlen(commit) >= 7 || !strcmp(commit, "unknown"));
+    assert_true(!strcmp(flavour, "native") || !strcmp(flavour, "x86-64") || !strcmp(flavour, "avx2") ||
+                !strcmp(flavour, "generic"));
+#ifdef __linux__
+    assert_string_equal(os, "linux");
+#endif
+    char want[sizeof out + 16], line[ENG_LINE];
+    snprintf(want, sizeof want, "id name %s", out);
+    for (int d = 0; d < 2; d++) {
+        Engine e;
+        eng_start(&e);
+        eng_send(&e, d ? "uci" : "ucci");
+        eng_expect(&e, "id name ", T5s, line, sizeof line);
+        assert_string_equal(line, want);
+        eng_finish(&e);
+    }
+}
+
+/* A whole GUI session with CRLF line ends, as Windows GUIs send them: the
+ * handshake, options, a position with moves, a search that ends in a legal
+ * move, a stop, and quit with exit status 0. */
+static void crlf_session(bool uci) {
+    Engine e;
+    char line[ENG_LINE], err[200];
+    eng_start(&e);
+    static const char *const Ucci[] = {"ucci\r\n", "setoption usemillisec true\r\n", "setoption hashsize 16\r\n",
+                                       "isready\r\n", "position startpos moves h2e2 h9g7\r\n", "go depth 4\r\n"};
+    static const char *const Uci[] = {"uci\r\n", "setoption name UCI_Variant value xiangqi\r\n",
+                                      "setoption name Hash value 16\r\n", "isready\r\n",
+                                      "position startpos moves h2e2 h9g7\r\n", "go depth 4\r\n"};
+    const char *const *lines = uci ? Uci : Ucci;
+    for (int i = 0; i < 6; i++) {
+        eng_write(&e, lines[i], strlen(lines[i]));
+        if (i == 0) eng_expect(&e, uci ? "uciok" : "ucciok", T5s, NULL, 0);
+        if (i == 3) eng_expect(&e, "readyok", T5s, NULL, 0);
+    }
+    eng_expect(&e, "bestmove ", eng_slow(20000), line, sizeof line);
+    Position pos;
+    must_parse(&pos, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    char move[16];
+    assert_int_equal(sscanf(line, "bestmove %15s", move), 1);
+    if (move_parse_legal(&pos, move, 0, err, sizeof err) == MOVE_NONE) fail_msg("%s: %s", line, err);
+    eng_write(&e, "go infinite\r\n", 13);
+    eng_send(&e, "isready");
+    eng_expect(&e, "readyok", T5s, NULL, 0);
+    eng_write(&e, "stop\r\n", 6);
+    eng_expect(&e, "bestmove ", T5s, NULL, 0);
+    eng_write(&e, "quit\r\n", 6);
+    if (!uci) eng_expect(&e, "bye", T5s, NULL, 0);
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+static void test_crlf_session_ucci(void **state) {
+    (void)state;
+    crlf_session(false);
+}
+
+static void test_crlf_session_uci(void **state) {
+    (void)state;
+    crlf_session(true);
+}
+
 int main(void) {
+    engine_init(); /* the move checks here use the engine's tables */
     T5s = eng_slow(5000);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_garbage_lines),     cmocka_unit_test(test_crlf_case_spaces),
         cmocka_unit_test(test_nul_bytes),         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_bad_positions_uci), cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_command_line_perft),
+        cmocka_unit_test(test_version_and_id_name), cmocka_unit_test(test_crlf_session_ucci),
+        cmocka_unit_test(test_crlf_session_uci),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,9 +54,17 @@ static void test_go_depth_and_infos(void **state) {
     eng_send(&e, "position startpos moves h2e2 h9g7");
     eng_send(&e, "go depth 3");
     eng_expect(&e, "info depth 1 score ", T5s, line, sizeof line);
-    assert_non_null(strstr(line, " pv "));
+    /* time, nodes and nps on the depth line (GUIs show them with its pv),
+     * the pv last; then the spec's own `info time ms nodes n` line. */
+    const char *pv = strstr(line, " pv "), *time = strstr(line, " time "), *nodes = strstr(line, " nodes ");
+    assert_non_null(pv);
+    assert_true(time && time < pv && nodes && nodes < pv && strstr(line, " nps ") < pv);
+    long depth_nodes = atol(nodes + 7);
+    assert_true(depth_nodes >= 1);
     eng_expect(&e, "info time ", T5s, line, sizeof line);
-    assert_non_null(strstr(line, " nodes "));
+    nodes = strstr(line, " nodes ");
+    assert_non_null(nodes);
+    assert_int_equal(atol(nodes + 7), depth_nodes);
     eng_expect(&e, "bestmove ", eng_slow(20000), line, sizeof line);
     assert_int_equal(strlen(line) >= 13, 1);
     eng_send(&e, "quit");
@@ -109,6 +117,16 @@ static void test_rejected_position_keeps_old(void **state) {
     /* perft agrees the old position stands: 2 plies in, 44-ish moves. */
     eng_send(&e, "go perft 1");
     eng_expect(&e, "Nodes searched: ", T5s, line, sizeof line);
+    /* go perft on the threads option's threads, the same count. */
+    eng_send(&e, "setoption threads 2");
+    eng_send(&e, "go perft 3");
+    eng_expect(&e, "Nodes searched: ", T5s, line, sizeof line);
+    char single[ENG_LINE];
+    snprintf(single, sizeof single, "%s", line);
+    eng_send(&e, "setoption threads 1");
+    eng_send(&e, "go perft 3");
+    eng_expect(&e, "Nodes searched: ", T5s, line, sizeof line);
+    assert_string_equal(line, single);
     eng_send(&e, "position startpos moves h2e2");
     eng_send(&e, "d");
     eng_expect(&e, "Fen: ", T5s, line, sizeof line);

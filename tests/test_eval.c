@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Evaluation: colour and left-right symmetry over many positions, bounds,
- * the trace's completeness, and the traced score agreeing with evaluate(). */
+ * the trace's completeness, and the traced score agreeing with eval_classical(). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +28,16 @@ static EvalTrace trace;
 
 static void check_symmetry(const Position *pos) {
     char fen[FEN_MAX];
-    Score s = evaluate(pos);
+    Score s = eval_classical(pos);
     if (s <= -10000 || s >= 10000) fail_msg("score %d out of range: %s", s, fen_write(pos, fen));
     /* The fast path (combined tables) and the traced path agree. */
     Score traced = eval_traced(pos, &trace);
     if (traced != s) fail_msg("traced %d != evaluate %d: %s", traced, s, fen_write(pos, fen));
     colour_mirror(pos, &twin);
-    Score m = evaluate(&twin);
+    Score m = eval_classical(&twin);
     if (m != s) fail_msg("colour mirror %d != %d: %s", m, s, fen_write(pos, fen));
     file_mirror(pos, &twin);
-    m = evaluate(&twin);
+    m = eval_classical(&twin);
     if (m != s) fail_msg("left-right mirror %d != %d: %s", m, s, fen_write(pos, fen));
 }
 
@@ -86,7 +86,7 @@ static void test_start_position_is_balanced(void **state) {
     (void)state;
     static Position pos;
     must_parse(&pos, START_FEN);
-    Score s = evaluate(&pos);
+    Score s = eval_classical(&pos);
     /* Only the tempo separates the sides. */
     assert_int_equal(s, (EvalW.Tempo.mg));
     eval_traced(&pos, &trace);
@@ -98,11 +98,11 @@ static void test_material_scale(void **state) {
     static Position pos;
     /* Red a chariot up in an otherwise full position: roughly a chariot. */
     must_parse(&pos, "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
-    Score s = evaluate(&pos);
+    Score s = eval_classical(&pos);
     assert_true(s > 150 && s < 320);
     /* A horse up at the start, where horses are undeveloped: clearly ahead. */
     must_parse(&pos, "r1bakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
-    s = evaluate(&pos);
+    s = eval_classical(&pos);
     assert_true(s < -30 && s > -160);
 }
 
@@ -111,7 +111,7 @@ static void test_trace_agrees_and_lists_every_term(void **state) {
     static Position pos;
     must_parse(&pos, "2bakab2/9/1cn1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1");
     Score s = eval_traced(&pos, &trace);
-    assert_int_equal(s, evaluate(&pos));
+    assert_int_equal(s, eval_classical(&pos));
     double fromtrace = eval_from_trace(&trace, (const Weight *)&EvalW);
     assert_true(fromtrace - trace.red < 2 && trace.red - fromtrace < 2);
 

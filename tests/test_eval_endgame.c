@@ -102,13 +102,13 @@ static void test_scale_table(void **state) {
     }
 }
 
-/* Where the table says draw, evaluate() says exactly 0. */
+/* Where the table says draw, eval_classical() says exactly 0. */
 static void test_dead_draws_evaluate_to_zero(void **state) {
     (void)state;
     for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
         if (Cases[i].scale) continue;
         must_parse(&pos, Cases[i].fen);
-        assert_int_equal(evaluate(&pos), 0);
+        assert_int_equal(eval_classical(&pos), 0);
     }
 }
 
@@ -128,7 +128,7 @@ static void test_scaled_scores_keep_their_sign(void **state) {
 static void test_rarely_winning_is_small(void **state) {
     (void)state;
     must_parse(&pos, "2bakab2/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1");
-    Score s = evaluate(&pos);
+    Score s = eval_classical(&pos);
     assert_true(s >= 0 && s < 40);
 }
 
@@ -165,9 +165,9 @@ static void test_known_wins(void **state) {
 static void test_known_win_beats_the_full_defence(void **state) {
     (void)state;
     must_parse(&pos, "2bak4/4a4/9/9/9/9/9/9/9/R2K5 w - - 0 1");
-    Score win = evaluate(&pos);
+    Score win = eval_classical(&pos);
     must_parse(&pos, "2bak4/4a4/4b4/9/9/9/9/9/9/R2K5 w - - 0 1");
-    Score draw = evaluate(&pos);
+    Score draw = eval_classical(&pos);
     assert_true(win > draw + EvalW.KnownWin.eg);
 }
 

@@ -86,18 +86,61 @@ static void test_score_mate_moves(void **state) {
 static void test_info_ucci(void **state) {
     (void)state;
     SearchInfo info = sample_info(35, BOUND_EXACT);
-    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score 35 pv h2e2 h9g7");
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info),
+                        "info depth 7 score 35 time 250 nodes 50000 nps 200000 pv h2e2 h9g7");
     assert_string_equal(fmt_info_time(buf, sizeof buf, &info), "info time 250 nodes 50000");
     /* Mate scores stay plain integers in UCCI. */
     info = sample_info(SCORE_MATE - 3, BOUND_EXACT);
-    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score 29997 pv h2e2 h9g7");
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info),
+                        "info depth 7 score 29997 time 250 nodes 50000 nps 200000 pv h2e2 h9g7");
     /* Odd and even plies of both signs: the integer as the search gave it. */
     info = sample_info(-(SCORE_MATE - 1), BOUND_EXACT);
-    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score -29999 pv h2e2 h9g7");
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info),
+                        "info depth 7 score -29999 time 250 nodes 50000 nps 200000 pv h2e2 h9g7");
     info = sample_info(-(SCORE_MATE - 4), BOUND_EXACT);
-    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score -29996 pv h2e2 h9g7");
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info),
+                        "info depth 7 score -29996 time 250 nodes 50000 nps 200000 pv h2e2 h9g7");
     info = sample_info(SCORE_MATE - 2, BOUND_EXACT);
-    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "info depth 7 score 29998 pv h2e2 h9g7");
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info),
+                        "info depth 7 score 29998 time 250 nodes 50000 nps 200000 pv h2e2 h9g7");
+    /* No time yet, no pv: nps counts the nodes of a millisecond. */
+    info = sample_info(12, BOUND_EXACT);
+    info.time_ms = 0;
+    info.nodes = 40;
+    info.pv_length = 0;
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info),
+                        "info depth 7 score 12 time 0 nodes 40 nps 40000");
+}
+
+/* How XBoard's adapter uci2wb reads a UCCI info line (by H.G. Muller, GPL;
+ * paraphrased): each keyword looked up anywhere on the line, and only a
+ * line with " pv " shown, with the nodes of that same line (1 if absent). */
+static void read_like_uci2wb(const char *line, int *depth, int *score, int *centis, int *nodes, const char **pv) {
+    const char *p;
+    *depth = *score = *centis = 0;
+    *nodes = 1;
+    if ((p = strstr(line + 4, " depth "))) sscanf(p + 7, "%d", depth);
+    if ((p = strstr(line + 4, " score "))) sscanf(p + 7, "%d", score);
+    if ((p = strstr(line + 4, " nodes "))) sscanf(p + 7, "%d", nodes);
+    if ((p = strstr(line + 4, " time "))) {
+        sscanf(p + 6, "%d", centis);
+        *centis /= 10;
+    }
+    *pv = (p = strstr(line + 4, " pv ")) ? p + 4 : NULL;
+}
+
+static void test_info_ucci_read_by_guis(void **state) {
+    (void)state;
+    SearchInfo info = sample_info(-35, BOUND_EXACT);
+    int depth, score, centis, nodes;
+    const char *pv;
+    read_like_uci2wb(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), &depth, &score, &centis, &nodes, &pv);
+    assert_int_equal(depth, 7);
+    assert_int_equal(score, -35);
+    assert_int_equal(centis, 25);
+    assert_int_equal(nodes, 50000);
+    assert_non_null(pv);
+    assert_string_equal(pv, "h2e2 h9g7"); /* the pv is last: nothing else runs into it */
 }
 
 static void test_currmove(void **state) {
@@ -229,6 +272,7 @@ int main(void) {
         cmocka_unit_test(test_info_uci_mate),
         cmocka_unit_test(test_score_mate_moves),
         cmocka_unit_test(test_info_ucci),
+        cmocka_unit_test(test_info_ucci_read_by_guis),
         cmocka_unit_test(test_currmove),
         cmocka_unit_test(test_bestmove),
         cmocka_unit_test(test_pophash),

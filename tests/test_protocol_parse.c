@@ -79,6 +79,20 @@ static void test_ponderhit_draw(void **state) {
     assert_true(cmd.u.draw);
 }
 
+/* eval [classical]: anything else is a warning, and plain eval runs. */
+static void test_eval_classical(void **state) {
+    (void)state;
+    assert_int_equal(parse("eval"), PARSE_OK);
+    assert_false(cmd.u.eval_classical);
+    assert_int_equal(parse("EVAL Classical\r"), PARSE_OK);
+    assert_int_equal(cmd.type, CMD_EVAL);
+    assert_true(cmd.u.eval_classical);
+    assert_int_equal(parse("eval nonsense"), PARSE_WARNING);
+    assert_int_equal(cmd.type, CMD_EVAL);
+    assert_false(cmd.u.eval_classical);
+    assert_non_null(strstr(err, "eval: unknown argument 'nonsense'"));
+}
+
 static void test_position_startpos_moves(void **state) {
     (void)state;
     assert_int_equal(parse("position startpos moves h2e2 h9g7"), PARSE_OK);
@@ -298,6 +312,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_command),
         cmocka_unit_test(test_long_garbage_is_cut_in_message),
         cmocka_unit_test(test_ponderhit_draw),
+        cmocka_unit_test(test_eval_classical),
         cmocka_unit_test(test_position_startpos_moves),
         cmocka_unit_test(test_position_fen),
         cmocka_unit_test(test_position_errors),

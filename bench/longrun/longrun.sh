@@ -35,8 +35,7 @@ out=${out:-/tmp/tuong-longrun-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 tuong=$(realpath "$build/tuong") match=$(realpath "$build/tuong-match")
 [ -x /usr/bin/time ] || { echo "needs GNU time (/usr/bin/time, Debian package 'time')"; exit 2; }
-openings=$(realpath ../shared/data/openings/xiangqi.epd 2>/dev/null || true)
-[ -f "$openings" ] || openings=$(realpath "$(dirname "$0")/../../../shared/data/openings/xiangqi.epd")
+openings=$(realpath tests/data/openings/xiangqi.epd)
 
 # cmd= setting that runs $1 under GNU time, appending "peakKB exitstatus" to $2.
 timed() { echo "cmd=/usr/bin/time -a -o $2 -f %M_%x $1"; }

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#define _GNU_SOURCE /* strsignal */
 #include "engine.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 enum { LINE_MAX_BYTES = 1 << 16, EXIT_WAIT_MS = 200, QUIT_WAIT_MS = 1000 };
 
@@ -72,12 +70,7 @@ void engine_send(Engine *e, const char *fmt, ...) {
 
 /* Once the child has been reaped, say in e->status how it ended. */
 static void note_exit(Engine *e) {
-    if (!e->proc.reaped) return;
-    int st = e->proc.wait_status;
-    if (WIFEXITED(st)) snprintf(e->status, sizeof e->status, "exited with status %d%s", WEXITSTATUS(st),
-                                WEXITSTATUS(st) == 127 ? " (command not found?)" : "");
-    else if (WIFSIGNALED(st)) snprintf(e->status, sizeof e->status, "killed by signal %d (%s)", WTERMSIG(st),
-                                       strsignal(WTERMSIG(st)));
+    if (e->proc.reaped) child_exit_text(&e->proc, e->status, sizeof e->status);
 }
 
 int engine_read_line(Engine *e, char *line, size_t size, int64_t deadline_ms) {
@@ -140,10 +133,7 @@ bool engine_start(Engine *e, const EngineConfig *cfg, int timeout_ms, FILE *log,
     memset(e, 0, sizeof *e);
     e->cfg = cfg;
     e->log = log;
-    char cmd[ENGINE_TEXT_MAX + 8];
-    snprintf(cmd, sizeof cmd, "exec %s", cfg->cmd);
-    const char *argv[] = {"sh", "-c", cmd, NULL};
-    if (!child_spawn(&e->proc, "/bin/sh", argv, cfg->dir, LINE_MAX_BYTES, err, errlen)) return false;
+    if (!child_spawn_command(&e->proc, cfg->cmd, cfg->dir, LINE_MAX_BYTES, err, errlen)) return false;
     snprintf(e->id_name, sizeof e->id_name, "%s", cfg->name);
 
     int64_t deadline = child_now_ms() + timeout_ms;

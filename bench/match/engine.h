@@ -24,7 +24,7 @@ enum { ENGINE_OPTIONS_MAX = 32, ENGINE_NAME_MAX = 64, ENGINE_TEXT_MAX = 1024 };
 
 typedef struct {
     char name[ENGINE_NAME_MAX];
-    char cmd[ENGINE_TEXT_MAX];     /* run through /bin/sh -c */
+    char cmd[ENGINE_TEXT_MAX];     /* a command line: sh -c "exec CMD" (POSIX), CreateProcess (Windows) */
     char dir[ENGINE_TEXT_MAX];     /* working directory, empty = inherit */
     Proto proto;
     int rank_base;                 /* 0: ranks 0-9 (ICCS), 1: ranks 1-10 (Fairy-Stockfish UCI) */

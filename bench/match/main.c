@@ -6,13 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cpu.h"
 #include "engine.h"
 #include "game.h"
 #include "openings.h"
 #include "pgn.h"
 #include "stats.h"
+#include "sys.h"
 
 enum { MAX_ENGINES = 16, MAX_WORKERS = 64 };
 
@@ -253,7 +254,7 @@ static void set_defaults(Config *c) {
     c->tc.move_timeout_ms = 60000;
     c->rules.repetitions = 3;
     c->rules.nocapture_plies = 120;
-    c->concurrency = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    c->concurrency = sys_cpu_count() > 0 ? (int)sys_cpu_count() : 1;
     c->handshake_ms = 10000;
     c->sprt = (SprtParams){0, 5, 0.05, 0.05};
 }
@@ -295,7 +296,7 @@ static void parse_args(int argc, char **argv) {
         char *words[64];
         int n = collect(argc, argv, i + 1, words, 64);
         const char *v = n ? words[0] : NULL;
-        long g;
+        long g = 0; /* clang cannot see that -games sets it before use */
         if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
             fputs(Usage, stdout);
             exit(0);
@@ -521,7 +522,10 @@ static void final_report(void) {
 }
 
 int main(int argc, char **argv) {
-    signal(SIGPIPE, SIG_IGN);
+    cpu_require();
+#ifdef SIGPIPE
+    signal(SIGPIPE, SIG_IGN); /* a dead engine shows as EOF, not as the end of tuong-match */
+#endif
     engine_init();
     parse_args(argc, argv);
     if (Cfg.pgn_path[0] && !(PgnFile = fopen(Cfg.pgn_path, "a"))) die("cannot write %s", Cfg.pgn_path);

@@ -22,7 +22,6 @@ if [ $# -ge 1 ] && [ "$1" != "--" ]; then patch_ref=$1; shift; fi
 
 repo=$(git rev-parse --show-toplevel)
 work=${TUONG_SPRT_DIR:-/tmp/tuong-sprt}
-data=${TUONG_DATA:-$repo/../shared/data}
 mkdir -p "$work"
 
 build() { # ref name -> prints the build directory
@@ -47,7 +46,7 @@ exec "$patch_build/tuong-match" \
   -engine name=patch cmd="$patch_build/tuong" \
   -engine name=base cmd="$base_build/tuong" \
   -each proto=ucci option.hashsize=16 \
-  -openings "$data/openings/xiangqi.epd" -order random -seed "${TUONG_SPRT_SEED:-1}" \
+  -openings "$repo/tests/data/openings/xiangqi.epd" -order random -seed "${TUONG_SPRT_SEED:-1}" \
   -games 20000 -tc 10+0.1 -concurrency 2 \
   -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 \
   -pgnout "$work/sprt.pgn" "$@"

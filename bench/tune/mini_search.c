@@ -49,12 +49,12 @@ static Score qsearch(Position *pos, MiniSearch *ms, Score alpha, Score beta, int
         gen_legal(pos, &list);
         if (list.count == 0) return -(SCORE_MATE - ply);
     } else {
-        Score stand = evaluate(pos);
+        Score stand = eval_classical(pos);
         if (stand >= beta || ply >= QS_MAX_PLY) return stand;
         if (stand > alpha) alpha = stand;
         gen_captures(pos, &list);
     }
-    if (ply >= QS_MAX_PLY) return evaluate(pos);
+    if (ply >= QS_MAX_PLY) return eval_classical(pos);
     order_moves(pos, &list);
     Move child[QS_MAX_PLY + 2];
     for (int i = 0; i < list.count; i++) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* `tuong-tune speed`: nanoseconds per evaluate() call over positions from
+/* `tuong-tune speed`: nanoseconds per eval_classical() call over positions from
  * the opening book pushed on by random legal moves (seeded), a few dozen at
  * a time so they stay in cache as a search's positions would. */
 #include <stdlib.h>
@@ -51,7 +51,7 @@ int cmd_speed(int argc, char **argv) {
     long long sum = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long r = 0; r < reps; r++)
-        for (int i = 0; i < n; i++) sum += evaluate(&pos[i]);
+        for (int i = 0; i < n; i++) sum += eval_classical(&pos[i]);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
     printf("%ld evaluations, %.1f ns each (checksum %lld)\n", reps * n, ns / ((double)reps * n), sum);

@@ -13,7 +13,7 @@ static int usage(void) {
           "                            [--freeze Term1,Psqt*,...] [--start WEIGHTS.c]\n"
           "                            [--report N] [--out eval_weights.c]\n"
           "       tuong-tune write [FILE]   (the compiled-in weights, in the tuner's layout)\n"
-          "       tuong-tune speed [--reps N] [--seed S]   (ns per evaluate() call)\n",
+          "       tuong-tune speed [--reps N] [--seed S]   (ns per eval_classical() call)\n",
           stderr);
     return 2;
 }

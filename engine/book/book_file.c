@@ -11,6 +11,7 @@
 #include "book.h"
 #include "book_key.h"
 #include "movegen.h"
+#include "sys.h"
 
 struct Book {
     BookFormat format;
@@ -56,7 +57,7 @@ static BookMove entry_decode(const Book *b, size_t i) {
 /* Read a whole regular file; NULL with a reason. A FIFO or device is
  * refused before anything could block on it. */
 static uint8_t *read_file(const char *path, size_t *size, char *err, size_t errlen) {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = sys_open_read(path);
     if (fd < 0) {
         snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
         return NULL;

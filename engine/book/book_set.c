@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sys.h"
+
 enum { BOOK_PATH_MAX = 4096 };
 
 void book_set_clear(BookSet *set) {
@@ -19,10 +21,10 @@ static void resolve(const char *path, char *out, size_t len) {
     snprintf(out, len, "%s", path);
     if (path[0] == '/' || access(path, F_OK) == 0) return;
     char exe[BOOK_PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
+    size_t n = sys_exe_path(exe, sizeof exe);
+    char *slash = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (sys_is_separator(exe[i])) slash = exe + i;
     if (!slash) return;
     size_t dir = (size_t)(slash + 1 - exe), name = strlen(path);
     char beside[BOOK_PATH_MAX];

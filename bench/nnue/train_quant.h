@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/*
+ * Quantisation of a float net to the engine's int16 format, the net file
+ * writer, and the trainer's own integer forward pass (written from the
+ * quantised tensors alone, to be checked against the engine's evaluate()).
+ *
+ *   ft weight, ft bias  round(x * QA)         int16
+ *   out weight          round(x * QB)         int16 (|x| <= 127/64)
+ *   out bias            round(x * QA * QB)    int32
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "train_net.h"
+
+typedef struct {
+    int feature_set, inputs, hidden, out_buckets, scale;
+    int16_t *ft_w, *ft_b, *out_w;
+    int32_t *out_b;
+    size_t saturated; /* values clamped to the integer range */
+} QuantNet;
+
+/* Quantise net (allocates q). */
+bool train_quantise(const TrainNet *net, QuantNet *q);
+void train_quant_free(QuantNet *q);
+/* Write q as a net file the engine loads; the payload hash in *hash. */
+bool train_quant_write(const QuantNet *q, const char *path, uint32_t *hash, char *err, size_t errlen);
+/* The engine's integer evaluation of p (side to move's view, engine units,
+ * clamped like the engine). */
+int train_quant_eval(const QuantNet *q, const TrainPosition *p);

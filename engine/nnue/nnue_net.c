@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nnue_net.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Net files larger than this are not ours (the largest valid one, king
+ * buckets with 1024 units, is about 15.5 MB). */
+enum { NNUE_FILE_MAX = 64 << 20 };
+
+static const char *const FeatureSetNames[NNUE_FS_NB] = {"plain", "king buckets"};
+
+static uint32_t read_u32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static bool fail(char *err, size_t errlen, const char *fmt, unsigned long a, unsigned long b) {
+    snprintf(err, errlen, fmt, a, b);
+    return false;
+}
+
+/* Check every header field; fills net's shape. */
+static bool check_header(NnueNet *net, const unsigned char *data, size_t size, char *err, size_t errlen) {
+    if (size < NNUE_HEADER_SIZE)
+        return fail(err, errlen, "not a Tuong network: %lu bytes, shorter than the %lu-byte header", size,
+                    NNUE_HEADER_SIZE);
+    if (memcmp(data, NNUE_MAGIC, 8)) return fail(err, errlen, "not a Tuong network (no TUONGNN1 magic)", 0, 0);
+    uint32_t version = read_u32(data + 8), fs = read_u32(data + 12), hidden = read_u32(data + 16);
+    uint32_t outs = read_u32(data + 20), qa = read_u32(data + 24), qb = read_u32(data + 28);
+    uint32_t scale = read_u32(data + 32);
+    if (version != NNUE_VERSION)
+        return fail(err, errlen, "network version %lu, this engine reads version %lu", version, NNUE_VERSION);
+    if (fs >= NNUE_FS_NB) return fail(err, errlen, "unsupported feature set %lu (0 or 1)", fs, 0);
+    if (hidden < NNUE_HIDDEN_MIN || hidden > NNUE_HIDDEN_MAX || hidden % NNUE_HIDDEN_STEP)
+        return fail(err, errlen, "unsupported accumulator size %lu (128..1024, a multiple of %lu)", hidden,
+                    NNUE_HIDDEN_STEP);
+    if (outs != 1 && outs != NNUE_OUT_BUCKETS_MAX)
+        return fail(err, errlen, "unsupported output bucket count %lu (1 or %lu)", outs, NNUE_OUT_BUCKETS_MAX);
+    if (qa != NNUE_QA || qb != NNUE_QB)
+        return fail(err, errlen, "unsupported quantisation QA %lu QB %lu (255 and 64)", qa, qb);
+    if (scale < NNUE_SCALE_MIN || scale > NNUE_SCALE_MAX)
+        return fail(err, errlen, "unsupported eval scale %lu (1..%lu)", scale, NNUE_SCALE_MAX);
+    size_t want = NNUE_HEADER_SIZE + nnue_payload_size((int)fs, (int)hidden, (int)outs);
+    if (size != want)
+        return fail(err, errlen,
+                    size < want ? "truncated network: %lu bytes, its header needs %lu"
+                                : "network file too long: %lu bytes, its header needs %lu",
+                    size, want);
+    uint32_t hash = nnue_fnv1a(NNUE_FNV_SEED, data + NNUE_HEADER_SIZE, size - NNUE_HEADER_SIZE);
+    if (hash != read_u32(data + 36))
+        return fail(err, errlen, "corrupt network: payload hash %08lx, header says %08lx", hash, read_u32(data + 36));
+    net->feature_set = (int)fs;
+    net->inputs = nnue_input_count((int)fs);
+    net->hidden = (int)hidden;
+    net->out_buckets = (int)outs;
+    net->scale = (int)scale;
+    net->hash = hash;
+    return true;
+}
+
+static void read_i16(int16_t *dst, const unsigned char *src, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (int16_t)(uint16_t)(src[2 * i] | src[2 * i + 1] << 8);
+}
+
+/* Round a byte count up to the 64-byte alignment of every tensor. */
+static size_t align64(size_t n) { return (n + 63) / 64 * 64; }
+
+bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *err, size_t errlen) {
+    memset(net, 0, sizeof *net);
+    NnueNet shape = {0};
+    if (!check_header(&shape, data, size, err, errlen)) return false;
+    size_t H = (size_t)shape.hidden, O = (size_t)shape.out_buckets, ft = (size_t)shape.inputs * H;
+    size_t bytes = align64(ft * 2) + align64(H * 2) + align64(O * 2 * H * 2) + align64(O * 4);
+    unsigned char *mem = aligned_alloc(64, bytes);
+    if (!mem) return fail(err, errlen, "out of memory for a %lu-byte network", bytes, 0);
+    *net = shape;
+    net->memory = mem;
+    net->ft_weights = (int16_t *)mem;
+    net->ft_bias = (int16_t *)(mem + align64(ft * 2));
+    net->out_weights = (int16_t *)((unsigned char *)net->ft_bias + align64(H * 2));
+    net->out_bias = (int32_t *)((unsigned char *)net->out_weights + align64(O * 2 * H * 2));
+    const unsigned char *p = data + NNUE_HEADER_SIZE;
+    read_i16(net->ft_weights, p, ft);
+    p += ft * 2;
+    read_i16(net->ft_bias, p, H);
+    p += H * 2;
+    read_i16(net->out_weights, p, O * 2 * H);
+    p += O * 2 * H * 2;
+    for (size_t i = 0; i < O; i++)
+        net->out_bias[i] = (int32_t)read_u32(p + 4 * i);
+    return true;
+}
+
+bool nnue_net_read_file(NnueNet *net, const char *path, char *err, size_t errlen) {
+    memset(net, 0, sizeof *net);
+    struct stat info;
+    if (stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+        snprintf(err, errlen, "'%.200s' is not a regular file", path);
+        return false;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open network '%.200s': %s", path, strerror(errno));
+        return false;
+    }
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    unsigned char *buf = NULL;
+    size_t n = 0;
+    bool ok = false;
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0)
+        snprintf(err, errlen, "cannot read network '%.200s': not a regular file", path);
+    else if (size > NNUE_FILE_MAX)
+        snprintf(err, errlen, "'%.200s' is larger than %d MB: not a Tuong network", path, NNUE_FILE_MAX >> 20);
+    else if (!(buf = malloc((size_t)size + 1)))
+        snprintf(err, errlen, "out of memory reading '%.200s'", path);
+    else if ((n = fread(buf, 1, (size_t)size + 1, f)) != (size_t)size || ferror(f))
+        snprintf(err, errlen, "cannot read network '%.200s'", path);
+    else {
+        char why[200];
+        ok = nnue_net_parse(net, buf, n, why, sizeof why);
+        if (!ok) snprintf(err, errlen, "'%.200s': %s", path, why);
+    }
+    fclose(f);
+    free(buf);
+    return ok;
+}
+
+void nnue_net_free(NnueNet *net) {
+    free(net->memory);
+    memset(net, 0, sizeof *net);
+}
+
+void nnue_net_describe(const NnueNet *net, char *out, size_t size) {
+    snprintf(out, size, "%08x (%s, %d units, %d output bucket%s, scale %d)", (unsigned)net->hash,
+             FeatureSetNames[net->feature_set], net->hidden, net->out_buckets, net->out_buckets == 1 ? "" : "s",
+             net->scale);
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sys.h"
+
+#include <stdlib.h>
+
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#include <malloc.h>
+#include <windows.h>
+
+void *sys_aligned_alloc(size_t align, size_t size) { return _aligned_malloc(size, align); }
+
+void sys_aligned_free(void *p) { _aligned_free(p); }
+
+unsigned long long sys_memory_bytes(void) {
+    MEMORYSTATUSEX m = {.dwLength = sizeof m};
+    return GlobalMemoryStatusEx(&m) ? (unsigned long long)m.ullTotalPhys : 0;
+}
+
+long sys_cpu_count(void) {
+    DWORD n = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
+    return (long)n;
+}
+
+void sys_stdin_binary(void) { _setmode(_fileno(stdin), _O_BINARY); }
+
+int sys_open_read(const char *path) { return _open(path, _O_RDONLY | _O_BINARY); }
+
+size_t sys_exe_path(char *out, size_t size) {
+    DWORD n = GetModuleFileNameA(NULL, out, (DWORD)size);
+    return n > 0 && n < size ? (size_t)n : 0;
+}
+
+#else
+#include <fcntl.h>
+#include <unistd.h>
+
+void *sys_aligned_alloc(size_t align, size_t size) {
+    /* aligned_alloc wants a multiple of the alignment. */
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+void sys_aligned_free(void *p) { free(p); }
+
+unsigned long long sys_memory_bytes(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size : 0;
+}
+
+long sys_cpu_count(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 0;
+}
+
+void sys_stdin_binary(void) {}
+
+int sys_open_read(const char *path) { return open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); }
+
+size_t sys_exe_path(char *out, size_t size) {
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0) return 0;
+    out[n] = '\0';
+    return (size_t)n;
+}
+#endif

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The NNUE kernels: the scalar, SSE2 and AVX2 paths (engine/nnue/
+ * nnue_kernels.c compiled once per path into this test, see
+ * tests/CMakeLists.txt) and the engine's own build give the same bits,
+ * on realistic values and on values that wrap around int16 / int32. */
+#include "test_support.h"
+
+#include <string.h>
+
+#include "nnue/nnue_arch.h"
+#include "nnue_testnet.h"
+
+#include "nnue/nnue_kernels.h" /* the engine's build: no suffix */
+#undef NNUE_KERNEL_SUFFIX
+#define NNUE_KERNEL_SUFFIX _scalar
+#include "nnue/nnue_kernels.h"
+#if TEST_HAS_SSE2
+#undef NNUE_KERNEL_SUFFIX
+#define NNUE_KERNEL_SUFFIX _sse2
+#include "nnue/nnue_kernels.h"
+#endif
+#if TEST_HAS_AVX2
+#undef NNUE_KERNEL_SUFFIX
+#define NNUE_KERNEL_SUFFIX _avx2
+#include "nnue/nnue_kernels.h"
+#endif
+
+typedef struct {
+    const char *name;
+    void (*refresh)(int16_t *, const int16_t *, const int16_t *const *, int, int);
+    void (*update)(int16_t *, const int16_t *, const int16_t *const *, int, const int16_t *const *, int, int);
+    int32_t (*output)(const int16_t *, const int16_t *, const int16_t *, int);
+    const char *(*isa)(void);
+} Path;
+
+static Path Paths[4];
+static int PathCount;
+
+enum { ROWS = 40 };
+static int16_t Rows[ROWS][NNUE_HIDDEN_MAX], Bias[NNUE_HIDDEN_MAX], Weights[2 * NNUE_HIDDEN_MAX];
+static int16_t Us[NNUE_HIDDEN_MAX], Them[NNUE_HIDDEN_MAX];
+static int16_t Out[4][NNUE_HIDDEN_MAX];
+static uint64_t Rng = 99;
+
+static int setup(void **state) {
+    (void)state;
+    Paths[PathCount++] = (Path){"engine", nnue_k_refresh, nnue_k_update, nnue_k_output, nnue_k_isa};
+    Paths[PathCount++] =
+        (Path){"scalar", nnue_k_refresh_scalar, nnue_k_update_scalar, nnue_k_output_scalar, nnue_k_isa_scalar};
+#if TEST_HAS_SSE2
+    Paths[PathCount++] = (Path){"sse2", nnue_k_refresh_sse2, nnue_k_update_sse2, nnue_k_output_sse2, nnue_k_isa_sse2};
+#endif
+#if TEST_HAS_AVX2
+    if (__builtin_cpu_supports("avx2"))
+        Paths[PathCount++] =
+            (Path){"avx2", nnue_k_refresh_avx2, nnue_k_update_avx2, nnue_k_output_avx2, nnue_k_isa_avx2};
+#endif
+    print_message("kernel paths compared:");
+    for (int i = 0; i < PathCount; i++)
+        print_message(" %s (%s)", Paths[i].name, Paths[i].isa());
+    print_message("\n");
+    return 0;
+}
+
+/* Fill the inputs; `wide` spans all of int16 (wraparound everywhere). */
+static void fill(bool wide) {
+    int lo = wide ? INT16_MIN : -60, hi = wide ? INT16_MAX : 60;
+    for (int r = 0; r < ROWS; r++)
+        for (int i = 0; i < NNUE_HIDDEN_MAX; i++)
+            Rows[r][i] = (int16_t)testnet_range(&Rng, lo, hi);
+    for (int i = 0; i < NNUE_HIDDEN_MAX; i++) {
+        Bias[i] = (int16_t)testnet_range(&Rng, wide ? INT16_MIN : -100, wide ? INT16_MAX : 300);
+        Us[i] = (int16_t)testnet_range(&Rng, wide ? INT16_MIN : -100, wide ? INT16_MAX : 400);
+        Them[i] = (int16_t)testnet_range(&Rng, wide ? INT16_MIN : -100, wide ? INT16_MAX : 400);
+    }
+    for (int i = 0; i < 2 * NNUE_HIDDEN_MAX; i++)
+        Weights[i] = (int16_t)testnet_range(&Rng, wide ? INT16_MIN : -127, wide ? INT16_MAX : 127);
+}
+
+static void compare_outputs(int H) {
+    for (int p = 1; p < PathCount; p++)
+        if (memcmp(Out[0], Out[p], sizeof(int16_t) * (size_t)H))
+            fail_msg("%s and %s differ (H %d)", Paths[0].name, Paths[p].name, H);
+}
+
+static void run_all(bool wide) {
+    static const int Sizes[] = {128, 160, 256, 512, 1024};
+    for (int round = 0; round < 20; round++) {
+        fill(wide);
+        const int16_t *rows[ROWS];
+        for (int r = 0; r < ROWS; r++)
+            rows[r] = Rows[testnet_range(&Rng, 0, ROWS - 1)];
+        for (size_t s = 0; s < sizeof Sizes / sizeof *Sizes; s++) {
+            int H = Sizes[s], n = testnet_range(&Rng, 0, 32), na = testnet_range(&Rng, 0, 2);
+            int ns = testnet_range(&Rng, 0, 3);
+            for (int p = 0; p < PathCount; p++)
+                Paths[p].refresh(Out[p], Bias, rows, n, H);
+            compare_outputs(H);
+            for (int p = 0; p < PathCount; p++)
+                Paths[p].update(Out[p], Us, rows, na, rows + 4, ns, H);
+            compare_outputs(H);
+            for (int p = 0; p < PathCount; p++) { /* in place, as a null-move copy would not be */
+                memcpy(Out[p], Them, sizeof(int16_t) * (size_t)H);
+                Paths[p].update(Out[p], Out[p], rows + 8, na, rows + 12, ns, H);
+            }
+            compare_outputs(H);
+            int32_t want = Paths[0].output(Us, Them, Weights, H);
+            for (int p = 1; p < PathCount; p++)
+                if (Paths[p].output(Us, Them, Weights, H) != want)
+                    fail_msg("output: %s %d != %s %d (H %d)", Paths[p].name, Paths[p].output(Us, Them, Weights, H),
+                             Paths[0].name, want, H);
+        }
+    }
+}
+
+/* The scalar path against a plain reading of the definition. */
+static void test_scalar_definition(void **state) {
+    (void)state;
+    fill(false);
+    int64_t sum = 0;
+    for (int i = 0; i < 256; i++) {
+        int v = Us[i] < 0 ? 0 : Us[i] > NNUE_QA ? NNUE_QA : Us[i];
+        int t = Them[i] < 0 ? 0 : Them[i] > NNUE_QA ? NNUE_QA : Them[i];
+        sum += (int64_t)v * v * Weights[i] + (int64_t)t * t * Weights[256 + i];
+    }
+    assert_int_equal(nnue_k_output_scalar(Us, Them, Weights, 256), (int32_t)sum);
+    const int16_t *rows[3] = {Rows[0], Rows[1], Rows[2]};
+    nnue_k_refresh_scalar(Out[0], Bias, rows, 3, 256);
+    for (int i = 0; i < 256; i++)
+        assert_int_equal(Out[0][i], Bias[i] + Rows[0][i] + Rows[1][i] + Rows[2][i]);
+}
+
+static void test_paths_agree(void **state) {
+    (void)state;
+    assert_true(PathCount >= 2);
+    run_all(false);
+}
+
+static void test_paths_agree_wrapping(void **state) {
+    (void)state;
+    run_all(true);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scalar_definition),
+        cmocka_unit_test(test_paths_agree),
+        cmocka_unit_test(test_paths_agree_wrapping),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
