@@ -11,6 +11,7 @@
 #include "perft.h"
 #include "perft_epd.h"
 #include "protocol.h"
+#include "search_params.h"
 #include "sys.h"
 #include "version.h"
 
@@ -25,6 +26,7 @@ static const char Usage[] =
     "       tuong perft --epd FILE [--depth D] [--threads N] [--hash MB]\n"
     "                              check the ;D<n> counts of every position in FILE\n"
     "       tuong bench [depth]    search the benchmark positions\n"
+    "       tuong params           list the tunable search parameters (name,value,min,max,step)\n"
     "       tuong --help | --version\n";
 
 /* Parse a whole decimal number in [lo, hi]. */
@@ -146,6 +148,10 @@ int cli_main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "perft")) return cli_perft(argc, argv);
+    if (!strcmp(cmd, "params")) {
+        params_print(stdout);
+        return 0;
+    }
     if (!strcmp(cmd, "bench")) return protocol_bench_command(argc > 2 ? argv[2] : NULL, stdout);
     fprintf(stderr, "tuong: error: unknown argument '%s'\n%s", cmd, Usage);
     return 2;

@@ -7,26 +7,34 @@
 #include "movegen.h"
 #include "see.h"
 
-static inline int mvv_lva(const Position *pos, Move m) {
-    return SeeValue[type_of(pos->board[move_to(m)])] * 16 - SeeValue[type_of(pos->board[move_from(m)])] / 16;
+/* Captures: the victim's value first, the capture history within a value. */
+enum { CAPTURE_VICTIM_WEIGHT = 16 };
+
+static inline int capture_score(const MovePicker *mp, Move m) {
+    const Position *pos = mp->pos;
+    Piece p = pos->board[move_from(m)];
+    PieceType victim = type_of(pos->board[move_to(m)]);
+    return SeeValue[victim] * CAPTURE_VICTIM_WEIGHT + (*mp->tables.capture)[p][move_to(m)][victim];
 }
 
+/* Quiets: butterfly and continuation histories, the nearer plies weighing
+ * more, plus the low-ply history near the root. */
 static inline int quiet_score(const MovePicker *mp, Move m) {
+    const OrderingTables *t = &mp->tables;
     Square from = move_from(m), to = move_to(m);
     Piece p = mp->pos->board[from];
-    int s = (*mp->history)[mp->pos->side][from][to];
-    if (mp->cont[0]) s += (*mp->cont[0])[p][to];
-    if (mp->cont[1]) s += (*mp->cont[1])[p][to];
+    int s = 2 * (*t->main)[mp->pos->side][from][to];
+    s += 2 * (*t->cont[0])[p][to] + (*t->cont[1])[p][to] + (*t->cont[2])[p][to] + (*t->cont[3])[p][to];
+    if (t->low_ply) s += 2 * t->low_ply[from][to];
     return s;
 }
 
 void mp_init(MovePicker *mp, const Position *pos, Move tt_move, const Move killers[2], Move counter,
-             const ButterflyHistory *history, const PieceToHistory *cont0, const PieceToHistory *cont1) {
+             const OrderingTables *tables) {
     mp->pos = pos;
-    mp->history = history;
-    mp->cont[0] = cont0;
-    mp->cont[1] = cont1;
-    mp->skip_quiets = false;
+    mp->tables = *tables;
+    mp->skip_quiets = mp->qs_checks = false;
+    mp->see_threshold = 0;
     mp->cur = mp->bad_count = mp->bad_cur = 0;
     mp->list.count = 0;
     mp->tt_move = tt_move != MOVE_NONE && move_is_pseudo_legal(pos, tt_move) ? tt_move : MOVE_NONE;
@@ -39,12 +47,20 @@ void mp_init(MovePicker *mp, const Position *pos, Move tt_move, const Move kille
         mp->stage = mp->tt_move ? STAGE_TT : STAGE_GEN_CAPTURES;
 }
 
-void mp_init_qsearch(MovePicker *mp, const Position *pos, Move tt_move, const ButterflyHistory *history) {
+void mp_init_qsearch(MovePicker *mp, const Position *pos, Move tt_move, bool checks, const OrderingTables *tables) {
     static const Move NoKillers[2] = {MOVE_NONE, MOVE_NONE};
-    mp_init(mp, pos, tt_move, NoKillers, MOVE_NONE, history, NULL, NULL);
+    mp_init(mp, pos, tt_move, NoKillers, MOVE_NONE, tables);
+    mp->qs_checks = checks;
     if (pos_in_check(pos)) return;
     mp->tt_move = mp->tt_move && move_is_capture(pos, mp->tt_move) ? mp->tt_move : MOVE_NONE;
     mp->stage = mp->tt_move ? STAGE_QS_TT : STAGE_QS_GEN_CAPTURES;
+}
+
+void mp_init_probcut(MovePicker *mp, const Position *pos, Move tt_move, int threshold, const OrderingTables *tables) {
+    mp_init_qsearch(mp, pos, tt_move, false, tables);
+    mp->see_threshold = threshold;
+    if (mp->tt_move && !see_ge(pos, mp->tt_move, threshold)) mp->tt_move = MOVE_NONE;
+    mp->stage = mp->tt_move ? STAGE_PC_TT : STAGE_PC_GEN_CAPTURES;
 }
 
 /* Index of the best-scored move from mp->cur on, swapped to mp->cur. */
@@ -78,7 +94,7 @@ static void sort_moves(MovePicker *mp, int from) {
 }
 
 static void score_captures(MovePicker *mp) {
-    for (int i = 0; i < mp->list.count; i++) mp->scores[i] = mvv_lva(mp->pos, mp->list.moves[i]);
+    for (int i = 0; i < mp->list.count; i++) mp->scores[i] = capture_score(mp, mp->list.moves[i]);
 }
 
 /* A killer or countermove worth trying: a fresh quiet move of this position. */
@@ -188,6 +204,39 @@ Move mp_next(MovePicker *mp) {
         while (mp->cur < mp->list.count) {
             m = pick_best(mp);
             if (m != mp->tt_move) return m;
+        }
+        if (!mp->qs_checks) {
+            mp->stage = STAGE_DONE;
+            return MOVE_NONE;
+        }
+        mp->stage = STAGE_QS_GEN_CHECKS;
+        /* fall through */
+    case STAGE_QS_GEN_CHECKS:
+        mp->list.count = mp->cur = 0;
+        gen_pseudo_quiets(mp->pos, &mp->list);
+        mp->stage = STAGE_QS_CHECKS;
+        /* fall through */
+    case STAGE_QS_CHECKS:
+        while (mp->cur < mp->list.count) {
+            m = mp->list.moves[mp->cur++];
+            if (m != mp->tt_move && move_gives_check(mp->pos, m)) return m;
+        }
+        mp->stage = STAGE_DONE;
+        return MOVE_NONE;
+
+    case STAGE_PC_TT:
+        mp->stage = STAGE_PC_GEN_CAPTURES;
+        return mp->tt_move;
+    case STAGE_PC_GEN_CAPTURES:
+        mp->list.count = mp->cur = 0;
+        gen_pseudo_captures(mp->pos, &mp->list);
+        score_captures(mp);
+        mp->stage = STAGE_PC_CAPTURES;
+        /* fall through */
+    case STAGE_PC_CAPTURES:
+        while (mp->cur < mp->list.count) {
+            m = pick_best(mp);
+            if (m != mp->tt_move && see_ge(mp->pos, m, mp->see_threshold)) return m;
         }
         mp->stage = STAGE_DONE;
         return MOVE_NONE;

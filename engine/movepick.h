@@ -2,10 +2,12 @@
 #pragma once
 /*
  * Staged move picker. The main search gets, in order: the TT move, captures
- * that do not lose material (by MVV-LVA, checked with SEE), the two killers
- * and the countermove, quiet moves by history, then the losing captures.
- * In check every evasion is scored at once (captures first). Quiescence
- * gets the TT move if it captures, then the captures by MVV-LVA.
+ * that do not lose material (by victim value plus capture history, checked
+ * with SEE), the two killers and the countermove, quiet moves by their
+ * histories (butterfly, low-ply, continuation 1, 2, 4 and 6 plies back),
+ * then the losing captures. In check every evasion is scored at once
+ * (captures first). Quiescence gets the TT move if it captures, then the
+ * captures, then (on its first ply) the quiet checks; ProbCut gets the captures whose SEE reaches a threshold.
  *
  * Moves come out pseudo-legal: the caller checks pos_move_is_safe(). Once
  * the caller sets skip_quiets (late-move or futility pruning), only quiet
@@ -14,18 +16,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "history.h"
 #include "move.h"
 #include "position.h"
 
-enum { HISTORY_MAX = 16384 };
-
-/* Quiet-move history by colour, from and to point. */
-typedef int16_t ButterflyHistory[COLOR_NB][SQUARE_NB][SQUARE_NB];
-/* History of a (piece, to) pair following a given earlier (piece, to). */
-typedef int16_t PieceToHistory[PIECE_NB][SQUARE_NB];
-typedef PieceToHistory ContinuationHistory[PIECE_NB][SQUARE_NB];
-/* The reply that last refuted a (piece, to) move. */
-typedef Move CounterMoveTable[PIECE_NB][SQUARE_NB];
+/* The statistics that order moves at one node. Pointers may be NULL where
+ * a table does not apply (low-ply history past LOW_PLY). */
+typedef struct {
+    const ButterflyHistory *main;
+    const int16_t (*low_ply)[SQUARE_NB]; /* this ply's LowPlyHistory row, or NULL */
+    const CaptureHistory *capture;
+    const PieceToHistory *cont[4];       /* 1, 2, 4 and 6 plies back */
+} OrderingTables;
 
 typedef enum {
     STAGE_TT,
@@ -43,16 +45,22 @@ typedef enum {
     STAGE_QS_TT,
     STAGE_QS_GEN_CAPTURES,
     STAGE_QS_CAPTURES,
+    STAGE_QS_GEN_CHECKS,
+    STAGE_QS_CHECKS,
+    STAGE_PC_TT,
+    STAGE_PC_GEN_CAPTURES,
+    STAGE_PC_CAPTURES,
     STAGE_DONE
 } PickStage;
 
 typedef struct {
     const Position *pos;
-    const ButterflyHistory *history;
-    const PieceToHistory *cont[2]; /* continuation tables of 1 and 2 plies ago (may be NULL) */
+    OrderingTables tables;
     Move tt_move, killers[2], counter;
     PickStage stage;
     bool skip_quiets;
+    bool qs_checks;    /* quiescence: quiet checking moves after the captures */
+    int see_threshold; /* ProbCut: captures must reach this SEE */
     int cur;
     int bad_count, bad_cur;
     MoveList list;
@@ -62,9 +70,12 @@ typedef struct {
 
 /* Picker for the main search (in check it hands out evasions). */
 void mp_init(MovePicker *mp, const Position *pos, Move tt_move, const Move killers[2], Move counter,
-             const ButterflyHistory *history, const PieceToHistory *cont0, const PieceToHistory *cont1);
-/* Picker for quiescence: captures, or every evasion when in check. */
-void mp_init_qsearch(MovePicker *mp, const Position *pos, Move tt_move, const ButterflyHistory *history);
+             const OrderingTables *tables);
+/* Picker for quiescence: captures (then quiet checks, with `checks`), or
+ * every evasion when in check. */
+void mp_init_qsearch(MovePicker *mp, const Position *pos, Move tt_move, bool checks, const OrderingTables *tables);
+/* Picker for ProbCut (not in check): captures with SEE >= threshold. */
+void mp_init_probcut(MovePicker *mp, const Position *pos, Move tt_move, int threshold, const OrderingTables *tables);
 /* Next pseudo-legal move, MOVE_NONE when exhausted. */
 Move mp_next(MovePicker *mp);
 

@@ -10,6 +10,7 @@
 #include "nnue/nnue.h"
 #include "protocol_output.h"
 #include "search.h"
+#include "search_params.h"
 #include "sys.h"
 
 typedef enum { T_CHECK, T_SPIN, T_COMBO, T_BUTTON, T_STRING } OptionType;
@@ -126,6 +127,13 @@ void options_print(Dialect d) {
         const char *def = o->id == O_USEBOOK && d != DIALECT_UCCI ? "false" : o->def;
         if (def) snprintf(line + n, sizeof line - (size_t)n, " default %s", def);
         out_line("%s", line);
+    }
+    /* A tuning build exposes every search parameter (search_params.h). */
+    for (int i = 0; params_tunable() && i < SearchParamCount; i++) {
+        const SearchParam *p = &SearchParams[i];
+        out_line(d == DIALECT_UCCI ? "option %s type spin min %d max %d default %d"
+                                   : "option name %s type spin min %d max %d default %d",
+                 p->name, p->min, p->max, *p->value);
     }
 }
 
@@ -270,6 +278,12 @@ static void book_report(void *ctx, bool error, const char *text) {
 
 OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const char *value, bool has_value) {
     const OptionDef *o = find_option(name);
+    const SearchParam *param = params_tunable() ? params_find(name) : NULL;
+    if (!o && param) {
+        long n = 0;
+        if (parse_spin(d, name, value, param->min, param->max, &n)) params_set(name, (int)n);
+        return OPTION_DONE;
+    }
     if (!o) {
         if (d != DIALECT_UCCI) out_message(d, "unknown option '%.40s' ignored", name);
         return OPTION_DONE;

@@ -18,6 +18,8 @@
 #include "movegen.h"
 #include "movepick.h"
 #include "repetition.h"
+#include "search_params.h"
+#include "search_stats.h"
 #include "see.h"
 #include "thread.h"
 #include "timeman.h"
@@ -26,34 +28,21 @@
 SearchOptions Options = {.hash_mb = 64, .threads = 1, .multipv = 1, .move_overhead_ms = 30, .draw_plies = 120};
 
 /*
- * Tunable constants. Score margins follow the evaluation's scale, where a
- * horse or cannon is about 100 and a chariot about 215 (eval_weights.c);
- * SEE margins are in see.c's own fixed scale, where a pawn is 100.
+ * Tunable constants live in search_params.h (the SPSA tuner's list). These
+ * few are fixed: they shape reports or follow from other tables.
  */
 static const int ASPIRATION_MIN_DEPTH = 5;
 static const int ASPIRATION_MAX_DELTA = 400;
-static const int ASPIRATION_WINDOW = 12;
-static const int RFP_MAX_DEPTH = 8;
-static const int RFP_MARGIN = 30;
 static const int NMP_MIN_DEPTH = 3;
-static const int NMP_BASE_REDUCTION = 3;
-static const int NMP_DEPTH_DIVISOR = 4;
-static const int NMP_EVAL_DIVISOR = 70;
-static const int IIR_MIN_DEPTH = 4;
-enum { LMP_MAX_DEPTH = 8 };
-static const int FUTILITY_MAX_DEPTH = 8;
-static const int FUTILITY_BASE = 30;
-static const int FUTILITY_PER_DEPTH = 30;
-static const int SEE_QUIET_MARGIN = -60;   /* per reduced depth */
-static const int SEE_CAPTURE_MARGIN = -100; /* per depth */
-static const int SEE_CAPTURE_MAX_DEPTH = 6;
-static const int LMR_MIN_DEPTH = 3;
-static const int LMR_HISTORY_DIVISOR = 8192;
-static const int HISTORY_BONUS_MAX = 1600;
+static const int IIR_PV_REDUCTION = 2;
+static const int SEE_PER_EVAL = 4; /* SEE units per evaluation unit (a chariot: 900 vs ~250) */
+enum { LMP_MAX_DEPTH = 10, REDUCTION_TABLE = 64, MAX_TRIED = 32 };
 static const int CURRMOVE_AFTER_MS = 1000;
 static const int BOUND_INFO_AFTER_MS = 1000;
+/* Rough piece values in evaluation units, for futility margins. */
+static const int EvalPieceValue[TYPE_NB] = {0, 0, 30, 25, 100, 250, 100, 30};
 
-static int Reductions[64][64];
+static int Reductions[REDUCTION_TABLE][REDUCTION_TABLE]; /* 1/1024 ply */
 static int LateMoveCount[2][LMP_MAX_DEPTH + 1];
 
 /* Shared state of the running search. */
@@ -150,10 +139,22 @@ static inline bool tt_cutoff_ok(const TTHit *hit, Score beta) {
     return hit->score != SCORE_NONE && (hit->bound & (hit->score >= beta ? BOUND_LOWER : BOUND_UPPER));
 }
 
+/* The TT score is a better guess than the static eval when its bound says so. */
+static inline Score eval_from_tt(const TTHit *hit, Score eval) {
+    if (hit->found && hit->score != SCORE_NONE && (hit->bound & (hit->score > eval ? BOUND_LOWER : BOUND_UPPER)))
+        return hit->score;
+    return eval;
+}
+
 /* Reverse futility: the static eval beats beta by a depth-scaled margin. */
 static inline bool reverse_futility_ok(Depth depth, Score eval, Score beta, bool improving) {
     return depth <= RFP_MAX_DEPTH && eval < SCORE_MATE_IN_MAX && beta > -SCORE_MATE_IN_MAX &&
-           eval - RFP_MARGIN * (depth - improving) >= beta;
+           eval - RFP_MARGIN * depth + RFP_IMPROVING * improving >= beta;
+}
+
+/* Razoring: so far below alpha that only captures could save the node. */
+static inline bool razoring_ok(Depth depth, Score eval, Score alpha) {
+    return depth <= RAZOR_MAX_DEPTH && eval < alpha - RAZOR_BASE - RAZOR_DEPTH2 * depth * depth;
 }
 
 /* Enough material that passing is never best (no zugzwang): a chariot, or
@@ -162,69 +163,55 @@ static inline bool null_move_material_ok(const Position *pos, Color c) {
     return pos_pieces(pos, c, ROOK) || bb_popcount(pos_pieces(pos, c, HORSE) | pos_pieces(pos, c, CANNON)) >= 2;
 }
 
-static inline bool null_move_ok(const Position *pos, const SearchStack *ss, Depth depth, Score eval, Score beta) {
-    return depth >= NMP_MIN_DEPTH && (ss - 1)->move != MOVE_NULL && eval >= beta && ss->static_eval >= beta &&
-           beta > -SCORE_MATE_IN_MAX && null_move_material_ok(pos, pos->side);
+static inline bool null_move_ok(const SearchThread *t, const SearchStack *ss, Depth depth, Score eval, Score beta) {
+    return depth >= NMP_MIN_DEPTH && (ss - 1)->move != MOVE_NULL && !ss->excluded && eval >= beta &&
+           ss->static_eval >= beta - NMP_DEPTH_MARGIN * depth + NMP_MARGIN && beta > -SCORE_MATE_IN_MAX &&
+           ss->ply >= t->nmp_min_ply && null_move_material_ok(&t->pos, t->pos.side);
 }
 
 /* Late move pruning: enough quiet moves tried at shallow depth. */
 static inline bool late_move_prune_ok(Depth depth, int move_count, bool improving) {
-    return depth <= LMP_MAX_DEPTH && move_count > LateMoveCount[improving][depth];
+    return depth <= LMP_MAX_DEPTH && move_count >= LateMoveCount[improving][depth];
 }
 
 /* Futility: a quiet move cannot lift the static eval up to alpha. */
 static inline bool futility_prune_ok(Depth lmr_depth, Score static_eval, Score alpha) {
-    return lmr_depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha;
+    return lmr_depth < FUT_MAX_DEPTH && static_eval + FUT_BASE + FUT_PER_DEPTH * lmr_depth <= alpha;
 }
 
-/* SEE pruning of a quiet move that loses material on its point. */
-static inline bool see_quiet_prune_ok(const Position *pos, Move m, Depth lmr_depth) {
-    return !see_ge(pos, m, SEE_QUIET_MARGIN * lmr_depth);
-}
-
-/* SEE pruning of a capture losing too much at shallow depth. */
-static inline bool see_capture_prune_ok(const Position *pos, Move m, Depth depth) {
-    return depth <= SEE_CAPTURE_MAX_DEPTH && !see_ge(pos, m, SEE_CAPTURE_MARGIN * depth);
-}
-
-/* Check extension, bounded so perpetual-check lines cannot explode. */
-static inline bool check_extension_ok(const SearchThread *t, const SearchStack *ss, bool gives_check) {
-    return gives_check && ss->ply < 2 * t->root_depth;
+/* Reduction of the move_count-th move at depth, in 1/1024 ply. */
+static inline int base_reduction(Depth depth, int move_count) {
+    return Reductions[imin(depth, REDUCTION_TABLE - 1)][imin(move_count, REDUCTION_TABLE - 1)];
 }
 
 /* ---------------------------------------------------------------------- */
-/* Statistics                                                              */
+/* Move ordering inputs                                                    */
 
-static inline void history_update(int16_t *h, int bonus) { *h = (int16_t)(*h + bonus - *h * abs(bonus) / HISTORY_MAX); }
-
-static inline int history_bonus(Depth depth) { return imin(HISTORY_BONUS_MAX, 32 * depth * depth + 64 * depth); }
-
-static void update_quiet(SearchThread *t, SearchStack *ss, Move m, int bonus) {
-    const Position *pos = &t->pos;
-    Piece p = pos->board[move_from(m)];
-    Square to = move_to(m);
-    history_update(&t->history[pos->side][move_from(m)][to], bonus);
-    history_update(&(*(ss - 1)->cont_hist)[p][to], bonus);
-    history_update(&(*(ss - 2)->cont_hist)[p][to], bonus);
+static OrderingTables ordering_tables(SearchThread *t, const SearchStack *ss) {
+    OrderingTables o = {
+        .main = &t->history,
+        .low_ply = ss->ply < LOW_PLY ? (const int16_t(*)[SQUARE_NB])t->low_ply[ss->ply] : NULL,
+        .capture = &t->capture,
+        .cont = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist, (ss - 6)->cont_hist},
+    };
+    return o;
 }
 
-/* A quiet move failed high: reward it, punish the quiets tried before it. */
-static void update_quiet_stats(SearchThread *t, SearchStack *ss, Move best, const Move *quiets, int n, Depth depth) {
-    if (ss->killers[0] != best) {
-        ss->killers[1] = ss->killers[0];
-        ss->killers[0] = best;
-    }
-    Move prev = (ss - 1)->move;
-    if (prev != MOVE_NONE && prev != MOVE_NULL) t->counter[t->pos.board[move_to(prev)]][move_to(prev)] = best;
-    int bonus = history_bonus(depth);
-    update_quiet(t, ss, best, bonus);
-    for (int i = 0; i < n; i++) update_quiet(t, ss, quiets[i], -bonus);
-}
-
-static inline int quiet_history(const SearchThread *t, const SearchStack *ss, Move m) {
+/* Continuation-history score of quiet move m at ss (history pruning). */
+static inline int quiet_cont_score(const SearchThread *t, const SearchStack *ss, Move m) {
     Piece p = t->pos.board[move_from(m)];
     Square to = move_to(m);
-    return t->history[t->pos.side][move_from(m)][to] + (*(ss - 1)->cont_hist)[p][to] + (*(ss - 2)->cont_hist)[p][to];
+    return (*(ss - 1)->cont_hist)[p][to] + (*(ss - 2)->cont_hist)[p][to] + (*(ss - 4)->cont_hist)[p][to];
+}
+
+/* History score of quiet move m at ss (reductions, futility depth). */
+static inline int quiet_stat_score(const SearchThread *t, const SearchStack *ss, Move m) {
+    return 2 * t->history[t->pos.side][move_from(m)][move_to(m)] + quiet_cont_score(t, ss, m);
+}
+
+static inline int capture_stat_score(const SearchThread *t, Move m) {
+    const Position *pos = &t->pos;
+    return t->capture[pos->board[move_from(m)]][move_to(m)][type_of(pos->board[move_to(m)])];
 }
 
 /* ---------------------------------------------------------------------- */
@@ -263,10 +250,20 @@ static void update_root_move(SearchThread *t, SearchStack *ss, Move m, int move_
     }
 }
 
+static inline void update_pv(SearchStack *ss, Move m) {
+    ss->pv[0] = m;
+    int n = imin((ss + 1)->pv_length, MAX_PLY - 1);
+    memcpy(ss->pv + 1, (ss + 1)->pv, sizeof(Move) * (size_t)n);
+    ss->pv_length = n + 1;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Quiescence                                                              */
 
-static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta) {
+/* qdepth is 0 on the first quiescence ply (quiet checks are tried there
+ * too, so a mate by a quiet check is not lost at the horizon) and negative
+ * below it. */
+static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta, int qdepth) {
     Position *pos = &t->pos;
     const bool pv_node = beta - alpha > 1;
     ss->pv_length = 0;
@@ -277,49 +274,65 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta) 
     // Step 2. Draws, repetitions, ply limit
     Score verdict = rule_verdict(pos, ss->ply);
     if (verdict != SCORE_NONE) return verdict;
-    const bool in_check = pos_in_check(pos);
+    const bool in_check = ss->in_check = pos_in_check(pos);
     if (ss->ply >= MAX_PLY - 1 || pos->game_ply >= MAX_HISTORY - 2) return in_check ? SCORE_DRAW : evaluate(pos);
 
     // Step 3. Transposition table
     const Key key = pos_key(pos);
     TTHit hit;
     tt_probe(key, ss->ply, &hit);
+    const bool tt_pv = hit.found && hit.pv;
     if (!pv_node && hit.found && tt_cutoff_ok(&hit, beta)) return hit.score;
 
     // Step 4. Stand pat (not in check: then every evasion is searched)
-    Score best = -SCORE_INFINITE, eval = SCORE_NONE;
-    if (!in_check) {
-        eval = hit.found && hit.eval != SCORE_NONE ? hit.eval : evaluate(pos);
-        best = eval;
-        if (hit.found && hit.score != SCORE_NONE && (hit.bound & (hit.score > eval ? BOUND_LOWER : BOUND_UPPER)))
-            best = hit.score;
+    Score best = -SCORE_INFINITE, raw = SCORE_NONE, futility_base = -SCORE_INFINITE;
+    if (in_check) {
+        ss->static_eval = SCORE_NONE;
+    } else {
+        raw = ss->raw_eval = hit.found && hit.eval != SCORE_NONE ? hit.eval : evaluate(pos);
+        ss->static_eval = corr_apply(&t->correction, pos, raw);
+        best = eval_from_tt(&hit, ss->static_eval);
         if (best >= beta) {
-            if (!hit.found) tt_store(key, ss->ply, MOVE_NONE, best, eval, 0, BOUND_LOWER);
+            if (!hit.found) tt_store(key, ss->ply, MOVE_NONE, best, raw, 0, BOUND_LOWER, false);
             return best;
         }
         if (best > alpha) alpha = best;
+        futility_base = ss->static_eval + QS_FUT_MARGIN;
     }
 
-    // Step 5. Captures (or evasions), losing captures skipped
+    // Step 5. Captures (or evasions); futile and losing captures skipped
     MovePicker mp;
-    mp_init_qsearch(&mp, pos, hit.move, &t->history);
+    OrderingTables tables = ordering_tables(t, ss);
+    mp_init_qsearch(&mp, pos, hit.move, QS_CHECKS && qdepth == 0, &tables);
     Move m, best_move = MOVE_NONE;
     int legal = 0;
     while ((m = mp_next(&mp)) != MOVE_NONE) {
         if (!pos_move_is_safe(pos, m)) continue;
         legal++;
-        if (!in_check && best > -SCORE_MATE_IN_MAX && !see_ge(pos, m, 0)) continue;
+        if (!in_check && best > -SCORE_MATE_IN_MAX && move_is_capture(pos, m)) {
+            Score futility = futility_base + EvalPieceValue[type_of(pos->board[move_to(m)])];
+            if (futility <= alpha && !move_gives_check(pos, m)) {
+                best = imax(best, futility);
+                continue;
+            }
+            if (futility_base <= alpha && !see_ge(pos, m, 1)) {
+                best = imax(best, futility_base);
+                continue;
+            }
+            if (!see_ge(pos, m, QS_SEE_MARGIN)) continue;
+        }
         ss->move = m;
         ss->cont_hist = &t->cont[pos->board[move_from(m)]][move_to(m)];
         pos_make_move(pos, m);
         tt_prefetch(pos_key(pos));
-        Score score = -qsearch(t, ss + 1, -beta, -alpha);
+        Score score = -qsearch(t, ss + 1, -beta, -alpha, qdepth - 1);
         pos_unmake_move(pos);
         if (stopped()) return 0;
         if (score > best) {
             best = score;
             if (score > alpha) {
                 best_move = m;
+                if (pv_node) update_pv(ss, m);
                 if (score >= beta) break;
                 alpha = score;
             }
@@ -331,25 +344,82 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta) 
 
     // Step 7. Store
     Bound bound = best >= beta ? BOUND_LOWER : pv_node && best_move ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(key, ss->ply, best_move, best, eval, 0, bound);
+    tt_store(key, ss->ply, best_move, best, raw, 0, bound, tt_pv);
     return best;
 }
 
 /* ---------------------------------------------------------------------- */
 /* Principal variation search                                              */
 
+static Score search(SearchThread *t, SearchStack *ss, Score alpha, Score beta, Depth depth, bool cut_node);
+
+/* ProbCut: a capture whose shallow search already beats beta by a margin
+ * would very likely make the full search fail high too. Returns the score
+ * that proves it, or SCORE_NONE. */
+static Score probcut(SearchThread *t, SearchStack *ss, Score beta, Depth depth, bool cut_node, bool improving,
+                     const TTHit *hit, Move tt_move) {
+    Position *pos = &t->pos;
+    Score pc_beta = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * improving;
+    if (hit->found && hit->depth >= depth - 3 && hit->score != SCORE_NONE && hit->score < pc_beta) return SCORE_NONE;
+    MovePicker mp;
+    OrderingTables tables = ordering_tables(t, ss);
+    mp_init_probcut(&mp, pos, tt_move, (pc_beta - ss->static_eval) * SEE_PER_EVAL, &tables);
+    Move m;
+    while ((m = mp_next(&mp)) != MOVE_NONE) {
+        if (!pos_move_is_safe(pos, m)) continue;
+        ss->move = m;
+        ss->cont_hist = &t->cont[pos->board[move_from(m)]][move_to(m)];
+        pos_make_move(pos, m);
+        tt_prefetch(pos_key(pos));
+        Score score = -qsearch(t, ss + 1, -pc_beta, -pc_beta + 1, 0);
+        if (score >= pc_beta) score = -search(t, ss + 1, -pc_beta, -pc_beta + 1, depth - 4, !cut_node);
+        pos_unmake_move(pos);
+        if (stopped()) return 0;
+        if (score >= pc_beta) {
+            tt_store(pos_key(pos), ss->ply, m, score, ss->raw_eval, depth - 3, BOUND_LOWER, ss->tt_pv);
+            return score;
+        }
+    }
+    return SCORE_NONE;
+}
+
+/* Singular extension search: is the TT move the only good one here? Returns
+ * the extension (2 or 3 for a move far better than all others, 1 for a
+ * singular one, negative when others are good too), or SCORE_NONE with
+ * *cut set to the multi-cut score when several moves beat beta. */
+static int singular_extension(SearchThread *t, SearchStack *ss, Score beta, Depth depth, bool pv_node, bool cut_node,
+                              const TTHit *hit, Move tt_move, bool tt_capture, Score *cut) {
+    Score singular_beta = hit->score - (SE_MARGIN + SE_MARGIN * (ss->tt_pv && !pv_node)) * depth / 16;
+    ss->excluded = tt_move;
+    Score v = search(t, ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
+    ss->excluded = MOVE_NONE;
+    if (stopped()) return 0;
+    if (v < singular_beta) {
+        if (pv_node || ss->double_extensions > SE_MAX_DOUBLE || v >= singular_beta - SE_DOUBLE_MARGIN) return 1;
+        return !tt_capture && v < singular_beta - SE_TRIPLE_MARGIN ? 3 : 2;
+    }
+    if (singular_beta >= beta) {
+        *cut = singular_beta;
+        return SCORE_NONE;
+    }
+    if (hit->score >= beta) return -2;
+    if (cut_node) return -2;
+    return hit->score <= v ? -1 : 0;
+}
+
 static Score search(SearchThread *t, SearchStack *ss, Score alpha, Score beta, Depth depth, bool cut_node) {
     Position *pos = &t->pos;
     const bool pv_node = beta - alpha > 1;
     const bool root = ss->ply == 0;
+    const Move excluded = ss->excluded;
 
     // Step 1. Quiescence at the horizon
-    if (depth <= 0) return qsearch(t, ss, alpha, beta);
+    if (depth <= 0) return qsearch(t, ss, alpha, beta, 0);
 
     // Step 2. Node accounting and abort
     ss->pv_length = 0;
     if (!enter_node(t, ss)) return 0;
-    const bool in_check = pos_in_check(pos);
+    const bool in_check = ss->in_check = pos_in_check(pos);
 
     if (!root) {
         // Step 3. Draws, repetitions, ply limit
@@ -362,56 +432,102 @@ static Score search(SearchThread *t, SearchStack *ss, Score alpha, Score beta, D
         beta = imin(beta, mate_in(ss->ply + 1));
         if (alpha >= beta) return alpha;
     }
+    (ss + 1)->excluded = MOVE_NONE;
+    (ss + 2)->cutoffs = 0;
+    (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+    if (!excluded) ss->double_extensions = root ? 0 : (ss - 1)->double_extensions;
 
-    // Step 5. Transposition table
+    // Step 5. Transposition table (not inside a singular search of this node)
     const Key key = pos_key(pos);
     TTHit hit;
-    tt_probe(key, ss->ply, &hit);
+    if (excluded)
+        memset(&hit, 0, sizeof hit), hit.score = hit.eval = SCORE_NONE;
+    else
+        tt_probe(key, ss->ply, &hit);
     const Move tt_move = root ? t->root_moves[t->pv_index].move : hit.move;
-    if (!pv_node && hit.found && hit.depth >= depth && tt_cutoff_ok(&hit, beta)) return hit.score;
+    const bool tt_capture = tt_move && move_is_capture(pos, tt_move);
+    ss->tt_hit = hit.found;
+    if (!excluded) ss->tt_pv = pv_node || (hit.found && hit.pv);
+    if (!pv_node && !excluded && hit.found && hit.depth >= depth && tt_cutoff_ok(&hit, beta)) {
+        if (tt_move && hit.score >= beta && !tt_capture && move_is_pseudo_legal(pos, tt_move))
+            stats_quiet_cutoff(t, ss, tt_move, history_bonus(depth));
+        return hit.score;
+    }
 
-    // Step 6. Static evaluation
+    // Step 6. Static evaluation, corrected; improving
     Score eval = SCORE_NONE;
     bool improving = false;
-    (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
     if (in_check) {
-        ss->static_eval = SCORE_NONE;
-    } else {
-        eval = ss->static_eval = hit.found && hit.eval != SCORE_NONE ? hit.eval : evaluate(pos);
-        if (hit.found && hit.score != SCORE_NONE && (hit.bound & (hit.score > eval ? BOUND_LOWER : BOUND_UPPER)))
-            eval = hit.score;
-        improving = (ss - 2)->static_eval != SCORE_NONE && ss->static_eval > (ss - 2)->static_eval;
+        ss->static_eval = ss->raw_eval = SCORE_NONE;
+        goto moves_loop;
+    }
+    if (!excluded) {
+        ss->raw_eval = hit.found && hit.eval != SCORE_NONE ? hit.eval : evaluate(pos);
+        ss->static_eval = corr_apply(&t->correction, pos, ss->raw_eval);
+        if (!hit.found) tt_store(key, ss->ply, MOVE_NONE, SCORE_NONE, ss->raw_eval, -TT_DEPTH_OFFSET + 1, BOUND_NONE, ss->tt_pv);
+    }
+    eval = eval_from_tt(&hit, ss->static_eval);
+    if ((ss - 2)->static_eval != SCORE_NONE)
+        improving = ss->static_eval > (ss - 2)->static_eval;
+    else
+        improving = (ss - 4)->static_eval == SCORE_NONE || ss->static_eval > (ss - 4)->static_eval;
 
-        // Step 7. Reverse futility pruning
-        if (!pv_node && reverse_futility_ok(depth, eval, beta, improving)) return eval;
+    if (!pv_node) {
+        // Step 7. Razoring
+        if (!improving && razoring_ok(depth, eval, alpha)) {
+            Score v = qsearch(t, ss, alpha - 1, alpha, 0);
+            if (v < alpha) return v;
+        }
+        // Step 8. Reverse futility pruning
+        if (!ss->tt_pv && reverse_futility_ok(depth, eval, beta, improving)) return eval;
 
-        // Step 8. Null move pruning
-        if (!pv_node && null_move_ok(pos, ss, depth, eval, beta)) {
-            int r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + imin(3, (eval - beta) / NMP_EVAL_DIVISOR);
+        // Step 9. Null move pruning, verified at high depth
+        if (null_move_ok(t, ss, depth, eval, beta)) {
+            int r = NMP_BASE + depth / NMP_DEPTH_DIV + imin(3, (eval - beta) / NMP_EVAL_DIV);
             ss->move = MOVE_NULL;
             ss->cont_hist = &t->cont[NO_PIECE][0];
             pos_make_null(pos);
-            Score score = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
+            Score v = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
             pos_unmake_null(pos);
             if (stopped()) return 0;
-            if (score >= beta) return score >= SCORE_MATE_IN_MAX ? beta : score;
+            if (v >= beta && v < SCORE_MATE_IN_MAX) {
+                if (t->nmp_min_ply || depth < NMP_VERIFY_DEPTH) return v;
+                t->nmp_min_ply = ss->ply + 3 * (depth - r) / 4;
+                Score verified = search(t, ss, beta - 1, beta, depth - r, false);
+                t->nmp_min_ply = 0;
+                if (verified >= beta) return v;
+            }
         }
     }
 
-    // Step 9. Internal iterative reduction: no hash move to guide a deep node
-    if ((pv_node || cut_node) && depth >= IIR_MIN_DEPTH && tt_move == MOVE_NONE) depth--;
+    // Step 10. Internal iterative reduction: no hash move to guide the node
+    if (pv_node && !tt_move) {
+        depth -= IIR_PV_REDUCTION;
+        if (depth <= 0) return qsearch(t, ss, alpha, beta, 0);
+    }
+    if (cut_node && depth >= IIR_CUT_DEPTH && !tt_move) depth -= 2;
 
-    // Step 10. Move loop
+    // Step 11. ProbCut
+    if (!pv_node && !excluded && depth >= PROBCUT_MIN_DEPTH && abs(beta) < SCORE_MATE_IN_MAX) {
+        Score v = probcut(t, ss, beta, depth, cut_node, improving, &hit, tt_move);
+        if (stopped()) return 0;
+        if (v != SCORE_NONE) return v;
+    }
+
+moves_loop:;
+    // Step 12. Move loop
     Move prev = (ss - 1)->move;
     Move counter = prev != MOVE_NONE && prev != MOVE_NULL ? t->counter[pos->board[move_to(prev)]][move_to(prev)]
                                                           : MOVE_NONE;
     MovePicker mp;
-    mp_init(&mp, pos, tt_move, ss->killers, counter, &t->history, (ss - 1)->cont_hist, (ss - 2)->cont_hist);
-    Move quiets[64];
-    int quiet_count = 0, move_count = 0;
+    OrderingTables tables = ordering_tables(t, ss);
+    mp_init(&mp, pos, tt_move, ss->killers, counter, &tables);
+    Move quiets[MAX_TRIED], captures[MAX_TRIED];
+    int quiet_count = 0, capture_count = 0, move_count = 0;
     Score best = -SCORE_INFINITE;
     Move best_move = MOVE_NONE, m;
     while ((m = mp_next(&mp)) != MOVE_NONE) {
+        if (m == excluded) continue;
         if (root && !find_root_move(t, m)) continue;
         if (!pos_move_is_safe(pos, m)) continue;
         move_count++;
@@ -419,42 +535,77 @@ static Score search(SearchThread *t, SearchStack *ss, Score alpha, Score beta, D
         const Piece moved = pos->board[move_from(m)];
         if (root && t->id == 0 && S.cb.currmove && now_ms() - S.start_ms > CURRMOVE_AFTER_MS)
             S.cb.currmove(S.cb.ctx, m, move_count + t->pv_index, depth);
+        Depth new_depth = depth - 1;
+        int r = base_reduction(depth, move_count);
 
-        // Step 11. Shallow-depth pruning (never of checking moves)
-        int reduction = Reductions[imin(depth, 63)][imin(move_count, 63)];
+        // Step 13. Shallow-depth pruning (never of checking moves)
         if (!root && !in_check && best > -SCORE_MATE_IN_MAX) {
-            Depth lmr_depth = imax(0, depth - 1 - reduction);
+            Depth lmr_depth = new_depth - r / 1024;
             if (!capture) {
+                int cont = quiet_cont_score(t, ss, m);
                 if ((late_move_prune_ok(depth, move_count, improving) ||
-                     futility_prune_ok(lmr_depth, ss->static_eval, alpha)) &&
+                     (lmr_depth < HIST_PRUNE_DEPTH && cont < -HIST_PRUNE_MARGIN * depth)) &&
                     !move_gives_check(pos, m)) {
-                    mp.skip_quiets = true;
+                    if (late_move_prune_ok(depth, move_count, improving)) mp.skip_quiets = true;
                     continue;
                 }
-                if (see_quiet_prune_ok(pos, m, lmr_depth) && !move_gives_check(pos, m)) continue;
-            } else if (see_capture_prune_ok(pos, m, depth) && !move_gives_check(pos, m)) {
-                continue;
+                lmr_depth = imax(0, lmr_depth + (cont + 2 * t->history[pos->side][move_from(m)][move_to(m)]) /
+                                               HIST_LMR_DEPTH_DIV);
+                if (futility_prune_ok(lmr_depth, ss->static_eval, alpha) && !move_gives_check(pos, m)) continue;
+                if (!see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth) && !move_gives_check(pos, m)) continue;
+            } else {
+                int hist = capture_stat_score(t, m);
+                Score futility = ss->static_eval + FUT_CAP_BASE + FUT_CAP_PER_DEPTH * imax(0, lmr_depth) +
+                                 EvalPieceValue[type_of(pos->board[move_to(m)])];
+                if (lmr_depth < FUT_MAX_DEPTH && futility <= alpha && !move_gives_check(pos, m)) continue;
+                if (!see_ge(pos, m, -SEE_CAP_MARGIN * depth - hist / SEE_CAP_HIST_DIV) && !move_gives_check(pos, m))
+                    continue;
             }
         }
 
-        // Step 12. Make the move; extend checks
+        // Step 14. Singular extension of the TT move (checks: after the make)
+        int extension = 0;
+        if (ss->ply < 2 * t->root_depth) {
+            if (!root && m == tt_move && !excluded && depth >= SE_MIN_DEPTH - (ss->tt_pv && !pv_node) &&
+                hit.score != SCORE_NONE && !score_is_mate(hit.score) && (hit.bound & BOUND_LOWER) &&
+                hit.depth >= depth - 3) {
+                Score cut = SCORE_NONE;
+                extension = singular_extension(t, ss, beta, depth, pv_node, cut_node, &hit, tt_move, tt_capture, &cut);
+                if (stopped()) return 0;
+                if (extension == SCORE_NONE) return cut;
+            }
+        }
+        ss->double_extensions = (root ? 0 : (ss - 1)->double_extensions) + (extension >= 2);
+        ss->move_count = move_count;
+
+        // Step 15. Make the move
         ss->move = m;
         ss->cont_hist = &t->cont[moved][move_to(m)];
+        ss->stat_score = capture ? capture_stat_score(t, m) / 2 : quiet_stat_score(t, ss, m);
         uint64_t nodes_before = thread_nodes(t);
         pos_make_move(pos, m);
         tt_prefetch(pos_key(pos));
         const bool gives_check = pos_in_check(pos);
-        Depth new_depth = depth - 1 + check_extension_ok(t, ss, gives_check);
+        if (gives_check && extension == 0 && depth >= CHECK_EXT_MIN_DEPTH && ss->ply < 2 * t->root_depth)
+            extension = 1;
+        new_depth += extension;
         Score score = -SCORE_INFINITE;
 
-        // Step 13. Late move reductions, then the zero-window and full searches
-        if (depth >= LMR_MIN_DEPTH && move_count > 1 + pv_node && (!capture || mp.stage == STAGE_BAD_CAPTURES)) {
-            int r = reduction + !pv_node + cut_node - improving - gives_check;
-            if (!capture) r -= quiet_history(t, ss, m) / LMR_HISTORY_DIVISOR;
-            if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r--;
-            Depth d = imax(1, imin(new_depth, new_depth - r));
+        // Step 16. Late move reductions, then the zero-window and full searches
+        if (depth >= 2 && move_count > 1 + root && (!capture || !ss->tt_pv || cut_node)) {
+            r += !pv_node * LMR_PV + !improving * LMR_IMPROVING + cut_node * LMR_CUT_NODE;
+            r += (tt_capture && !capture) * LMR_TT_CAPTURE + ((ss + 1)->cutoffs > 3) * LMR_CUTOFFS;
+            r -= ss->tt_pv * LMR_TT_PV + gives_check * LMR_GIVES_CHECK;
+            if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= LMR_REFUTATION;
+            r -= ss->stat_score * 1024 / LMR_HISTORY_DIV;
+            Depth d = imax(1, imin(new_depth, new_depth - r / 1024));
             score = -search(t, ss + 1, -alpha - 1, -alpha, d, true);
-            if (score > alpha && d < new_depth) score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+            if (score > alpha && d < new_depth) {
+                new_depth += (score > best + LMR_DEEPER_MARGIN + new_depth / 2) - (score < best + new_depth / 4);
+                if (new_depth > d) score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+                int bonus = score <= alpha ? -history_malus(new_depth) : score >= beta ? history_bonus(new_depth) : 0;
+                if (bonus) stats_update_continuation(ss, moved, move_to(m), bonus);
+            }
         } else if (!pv_node || move_count > 1) {
             score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
         }
@@ -463,7 +614,7 @@ static Score search(SearchThread *t, SearchStack *ss, Score alpha, Score beta, D
         pos_unmake_move(pos);
         if (stopped()) return 0;
 
-        // Step 14. Bookkeeping: root moves, best score, principal variation
+        // Step 17. Bookkeeping: root moves, best score, principal variation
         if (root) {
             find_root_move(t, m)->nodes += thread_nodes(t) - nodes_before;
             update_root_move(t, ss, m, move_count, score, alpha, beta);
@@ -472,30 +623,40 @@ static Score search(SearchThread *t, SearchStack *ss, Score alpha, Score beta, D
             best = score;
             if (score > alpha) {
                 best_move = m;
-                if (pv_node) {
-                    ss->pv[0] = m;
-                    int n = imin((ss + 1)->pv_length, MAX_PLY - 1);
-                    memcpy(ss->pv + 1, (ss + 1)->pv, sizeof(Move) * (size_t)n);
-                    ss->pv_length = n + 1;
+                if (pv_node) update_pv(ss, m);
+                if (score >= beta) {
+                    ss->cutoffs += 1 + !tt_move;
+                    break;
                 }
-                if (score >= beta) break;
                 alpha = score;
             }
         }
-        if (!capture && m != best_move && quiet_count < 64) quiets[quiet_count++] = m;
+        if (m != best_move) {
+            if (capture && capture_count < MAX_TRIED) captures[capture_count++] = m;
+            else if (!capture && quiet_count < MAX_TRIED) quiets[quiet_count++] = m;
+        }
     }
 
-    // Step 15. No legal move: mated (stalemate loses too in xiangqi)
-    if (move_count == 0) return mated_in(ss->ply);
+    // Step 18. No legal move: mated (stalemate loses too in xiangqi)
+    if (move_count == 0) return excluded ? alpha : mated_in(ss->ply);
 
-    // Step 16. History, killers, countermove
-    if (best >= beta && !move_is_capture(pos, best_move)) update_quiet_stats(t, ss, best_move, quiets, quiet_count, depth);
+    // Step 19. Statistics: the best move, and the opponent's move that
+    // made this node fail low
+    if (best_move)
+        stats_update_all(t, ss, best_move, depth, quiets, quiet_count, captures, capture_count);
+    else if (prev != MOVE_NONE && prev != MOVE_NULL && !pos_state(pos)->captured)
+        stats_update_continuation(ss - 1, pos->board[move_to(prev)], move_to(prev), history_bonus(depth));
+    if (best <= alpha) ss->tt_pv = ss->tt_pv || ((ss - 1)->tt_pv && depth > 3);
 
-    // Step 17. Store (not for the secondary MultiPV lines at the root)
-    if (!root || t->pv_index == 0) {
+    // Step 20. Store (not in a singular search, nor for the secondary
+    // MultiPV lines at the root), and teach the correction history
+    if (!excluded && (!root || t->pv_index == 0)) {
         Bound bound = best >= beta ? BOUND_LOWER : pv_node && best_move ? BOUND_EXACT : BOUND_UPPER;
-        tt_store(key, ss->ply, best_move, best, ss->static_eval, depth, bound);
+        tt_store(key, ss->ply, best_move, best, ss->raw_eval, depth, bound, ss->tt_pv);
     }
+    if (!in_check && !excluded && (!best_move || !move_is_capture(pos, best_move)) &&
+        !(best >= beta && best <= ss->static_eval) && !(!best_move && best >= ss->static_eval))
+        corr_update(&t->correction, pos, depth, best, ss->static_eval);
     return best;
 }
 
@@ -525,7 +686,7 @@ static void report_line(SearchThread *t, int i, int depth, Bound bound_override)
 static void search_line(SearchThread *t, SearchStack *ss, int depth) {
     const bool main = t->id == 0;
     Score prev = t->root_moves[t->pv_index].prev_score;
-    int delta = ASPIRATION_WINDOW;
+    int delta = ASP_WINDOW;
     Score alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
     if (depth >= ASPIRATION_MIN_DEPTH && prev != -SCORE_INFINITE && !score_is_mate(prev)) {
         alpha = imax(prev - delta, -SCORE_INFINITE);
@@ -568,6 +729,17 @@ static bool iteration_says_stop(SearchThread *t, int depth, Score prev_best) {
     return tm_soft_exceeded(&S.tm, clock_elapsed());
 }
 
+/* Lazy SMP: helpers skip some depths in a per-thread pattern, so that the
+ * threads spread over neighbouring depths instead of all searching the same
+ * tree in step; what a thread ahead stores in the table guides the others. */
+static bool helper_skips_depth(const SearchThread *t, int depth) {
+    static const int SkipSize[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+    static const int SkipPhase[] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+    if (t->id == 0 || S.limits.depth > 0) return false;
+    int i = (t->id - 1) % (int)(sizeof SkipSize / sizeof SkipSize[0]);
+    return ((depth + SkipPhase[i]) / SkipSize[i]) % 2 != 0;
+}
+
 static void iterative_deepening(SearchThread *t) {
     const bool main = t->id == 0;
     SearchStack *ss = t->stack + STACK_OFFSET;
@@ -575,6 +747,7 @@ static void iterative_deepening(SearchThread *t) {
     int lines = imin(S.multipv, t->root_count);
     Score prev_best = -SCORE_INFINITE;
     for (int depth = 1; depth <= max_depth; depth++) {
+        if (helper_skips_depth(t, depth)) continue;
         t->root_depth = depth;
         for (int i = 0; i < t->root_count; i++) {
             t->root_moves[i].prev_score = t->root_moves[i].score;
@@ -601,7 +774,8 @@ static void prepare_thread(SearchThread *t, const Position *root, const MoveList
     memcpy(&t->pos, root, sizeof *root);
     t->pos.nnue = &t->nnue;
     atomic_store(&t->nodes, 0);
-    t->seldepth = t->root_depth = t->completed_depth = t->pv_index = t->best_changes = 0;
+    t->seldepth = t->root_depth = t->completed_depth = t->pv_index = t->best_changes = t->nmp_min_ply = 0;
+    memset(t->low_ply, 0, sizeof t->low_ply);
     t->root_count = legal->count;
     for (int i = 0; i < legal->count; i++) {
         RootMove *rm = &t->root_moves[i];
@@ -617,7 +791,7 @@ static void prepare_thread(SearchThread *t, const Position *root, const MoveList
         SearchStack *ss = &t->stack[i];
         memset(ss, 0, offsetof(SearchStack, pv));
         ss->ply = i - STACK_OFFSET;
-        ss->static_eval = SCORE_NONE;
+        ss->static_eval = ss->raw_eval = SCORE_NONE;
         ss->cont_hist = &t->cont[NO_PIECE][0];
     }
 }
@@ -657,6 +831,22 @@ static Move ponder_move(SearchThread *t) {
     return reply;
 }
 
+/* The thread whose answer to play: the main thread's unless a helper
+ * completed a deeper iteration with a score at least as good (a single
+ * MultiPV line only: the lines of different threads do not mix). */
+static SearchThread *best_thread(void) {
+    SearchThread *best = thread_at(0);
+    if (S.multipv > 1) return best;
+    for (int i = 1; i < threads_count(); i++) {
+        SearchThread *h = thread_at(i);
+        const RootMove *a = &best->root_moves[0], *b = &h->root_moves[0];
+        if (h->completed_depth > best->completed_depth && b->score != -SCORE_INFINITE && b->score >= a->score &&
+            !score_is_mate(a->score))
+            best = h;
+    }
+    return best;
+}
+
 static void *driver_main(void *arg) {
     (void)arg;
     SearchThread *main = thread_at(0);
@@ -672,12 +862,14 @@ static void *driver_main(void *arg) {
         iterative_deepening(main);
         atomic_store(&S.stop, true);
         threads_join_helpers();
-        const RootMove *rm = &main->root_moves[0];
+        SearchThread *chosen = best_thread();
+        if (chosen != main) report_line(chosen, 0, chosen->completed_depth, BOUND_NONE);
+        const RootMove *rm = &chosen->root_moves[0];
         best = rm->move;
         score = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
         if (score == -SCORE_INFINITE) score = SCORE_DRAW;
-        depth = main->completed_depth;
-        ponder = ponder_move(main);
+        depth = chosen->completed_depth;
+        ponder = ponder_move(chosen);
     }
 
     /* Ponder and infinite searches hold their answer until released. */
@@ -698,12 +890,14 @@ static void answer_without_search(void) {
     if (S.cb.bestmove) S.cb.bestmove(S.cb.ctx, best, MOVE_NONE, best != MOVE_NONE ? SCORE_DRAW : mated_in(0), 0);
 }
 
+/* Tables derived from the parameters; rebuilt at every search start, so a
+ * tuning build sees changed parameters. */
 static void init_tables(void) {
-    for (int d = 1; d < 64; d++)
-        for (int m = 1; m < 64; m++) Reductions[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+    for (int d = 1; d < REDUCTION_TABLE; d++)
+        for (int m = 1; m < REDUCTION_TABLE; m++) Reductions[d][m] = LMR_BASE + (int)(LMR_SCALE * log(d) * log(m));
     for (int d = 0; d <= LMP_MAX_DEPTH; d++) {
-        LateMoveCount[0][d] = (3 + d * d) / 2;
-        LateMoveCount[1][d] = 3 + d * d;
+        LateMoveCount[0][d] = (LMP_BASE + d * d) / 2;
+        LateMoveCount[1][d] = LMP_BASE + d * d;
     }
 }
 
@@ -745,7 +939,9 @@ void search_start(const Position *pos, const SearchLimits *limits, const SearchC
     atomic_store(&S.pondering, limits->ponder);
     S.start_ms = now_ms();
     atomic_store(&S.clock_ms, S.start_ms);
-    tm_init(&S.tm, limits, Options.move_overhead_ms, Options.ponder_enabled);
+    init_tables();
+    int game_ply = 2 * (pos->root_fullmove - 1) + pos->game_ply;
+    tm_init(&S.tm, limits, Options.move_overhead_ms, Options.ponder_enabled, game_ply);
     tt_new_search();
     S.running = pthread_create(&S.driver, NULL, driver_main, NULL) == 0;
     if (!S.running) answer_without_search();

@@ -13,8 +13,11 @@ static int Count;
 
 static void clear_thread(SearchThread *t) {
     memset(t->history, 0, sizeof t->history);
+    memset(t->low_ply, 0, sizeof t->low_ply);
+    memset(t->capture, 0, sizeof t->capture);
     memset(t->counter, 0, sizeof t->counter);
     memset(t->cont, 0, sizeof t->cont);
+    memset(&t->correction, 0, sizeof t->correction);
 }
 
 bool threads_resize(int n) {

@@ -17,14 +17,21 @@
 #include "score.h"
 #include "search.h"
 
-/* ss - STACK_OFFSET .. ss - 1 are sentinels so ss[-2] is always valid. */
-enum { STACK_OFFSET = 4, STACK_SIZE = MAX_PLY + STACK_OFFSET + 2 };
+/* ss - STACK_OFFSET .. ss - 1 are sentinels so ss[-6] is always valid. */
+enum { STACK_OFFSET = 7, STACK_SIZE = MAX_PLY + STACK_OFFSET + 3 };
 
 typedef struct {
     int ply;
     Move move;                 /* move made from this node (MOVE_NULL for a null move) */
+    Move excluded;             /* the TT move, left out by a singular-extension search */
     Move killers[2];
-    Score static_eval;
+    Score raw_eval;            /* the evaluation as evaluate() gives it */
+    Score static_eval;         /* raw_eval corrected by the correction history (SCORE_NONE in check) */
+    int stat_score;            /* history score of `move`, for the child's reductions and pruning */
+    int move_count;            /* legal moves tried at this node so far */
+    int cutoffs;               /* beta cut-offs among this node's children */
+    int double_extensions;     /* double and triple extensions on the line to this node */
+    bool in_check, tt_pv, tt_hit;
     PieceToHistory *cont_hist; /* continuation row of `move` */
     int pv_length;
     Move pv[MAX_PLY];
@@ -51,9 +58,13 @@ typedef struct {
     int best_changes;
     int root_count;
     RootMove root_moves[MAX_MOVES];
+    int nmp_min_ply; /* null-move verification: no null move before this ply */
     ButterflyHistory history;
+    LowPlyHistory low_ply;
+    CaptureHistory capture;
     CounterMoveTable counter;
     ContinuationHistory cont;
+    CorrectionHistory correction;
     SearchStack stack[STACK_SIZE];
     Position pos;
     NnueStack nnue; /* pos.nnue points here during a search */

@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timeman.h"
 
-/* Moves we plan for when the GUI gives none (sudden death). */
-static const int PLANNED_MOVES = 40;
-/* Largest share of the remaining clock one move may use, per mille. */
-static const int HARD_SHARE_PERMILLE = 250;
-static const int HARD_SHARE_LAST_MOVE_PERMILLE = 700;
-/* The hard limit is this many times the soft one, at most. */
-static const int HARD_OVER_SOFT = 4;
-/* A score drop of this many units widens the budget by a quarter. */
-static const int SCORE_DROP_UNIT = 20;
-/* The three per-iteration factors together stay within these bounds. */
-static const double SCALE_MIN = 0.5, SCALE_MAX = 2.2;
+#include <math.h>
+
+#include "search_params.h"
+
+/* Moves we plan for at most, with or without a movestogo. */
+static const int MOVE_HORIZON = 50;
+/* Never plan to use more than this share of the clock on one move. */
+static const double HARD_SHARE = 0.8;
+/* The per-iteration factors together stay within these bounds. */
+static const double SCALE_MIN = 0.4, SCALE_MAX = 3.0;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool ponder_enabled) {
+/*
+ * The budget grows with the game: early moves are cheap book-like moves,
+ * the middlegame decides. Sudden death: the optimum is a share of the time
+ * left (the clock plus the increments still to come, less the overheads)
+ * that grows with (ply + 3)^0.45; the hard limit is a multiple of it,
+ * larger later in the game, and never more than 80% of the clock. With
+ * movestogo the share is about 1/movestogo.
+ */
+void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool ponder_enabled, int game_ply) {
     tm->stability = 0;
     tm->timed = false;
     tm->soft_ms = tm->hard_ms = tm->scaled_ms = INT64_MAX;
@@ -28,35 +36,39 @@ void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool 
     }
     if (limits->time_ms < 0) return;
     tm->timed = true;
-    int64_t left = max64(1, limits->time_ms - overhead_ms);
-    int mtg = limits->movestogo > 0 ? (limits->movestogo < PLANNED_MOVES ? limits->movestogo : PLANNED_MOVES)
-                                    : PLANNED_MOVES;
-    int64_t inc = max64(0, limits->inc_ms);
-    /* What is ours for this move if the time were shared out evenly, with
-     * three quarters of the increments still to come. */
-    int64_t pool = left + inc * (mtg - 1) * 3 / 4;
-    int64_t soft = pool / mtg;
+    double time = (double)max64(1, limits->time_ms), inc = (double)max64(0, limits->inc_ms);
+    int mtg = limits->movestogo > 0 ? (limits->movestogo < MOVE_HORIZON ? limits->movestogo : MOVE_HORIZON)
+                                    : MOVE_HORIZON;
+    double left = fmax(1.0, time + inc * (mtg - 1) - (double)overhead_ms * (2 + mtg));
+    double ply = game_ply < 0 ? 0 : game_ply;
+    double opt_scale, max_scale;
+    if (limits->movestogo <= 0) {
+        double extra = clampd(1.0 + 12.0 * inc / time, 1.0, 1.12); /* a big increment: spend more */
+        opt_scale = fmin(TM_BASE_PERMILLE / 1000.0 + pow(ply + 3.0, 0.45) * TM_PLY_PERMILLE / 1000.0,
+                         TM_MAX_PERMILLE / 1000.0 * time / left) * extra;
+        max_scale = fmin(7.0, TM_HARD_FACTOR / 1000.0 + ply / 12.0);
+    } else {
+        opt_scale = fmin((0.88 + ply / 116.4) / mtg, 0.88 * time / left);
+        max_scale = fmin(6.3, 1.5 + 0.11 * mtg);
+    }
+    double soft = opt_scale * left;
     if (ponder_enabled) soft += soft / 4;
-    int64_t hard_cap = left * (mtg == 1 ? HARD_SHARE_LAST_MOVE_PERMILLE : HARD_SHARE_PERMILLE) / 1000;
-    if (mtg == 1) soft = left / 2;
-    tm->hard_ms = max64(1, min64(soft * HARD_OVER_SOFT, hard_cap));
-    tm->soft_ms = max64(1, min64(soft, tm->hard_ms));
+    double hard = fmin(HARD_SHARE * time - overhead_ms, max_scale * soft);
+    tm->hard_ms = max64(1, (int64_t)hard);
+    tm->soft_ms = max64(1, min64((int64_t)soft, tm->hard_ms));
     tm->scaled_ms = tm->soft_ms;
 }
 
 void tm_update(TimeManager *tm, int depth, int best_changes, Score score_drop, double best_node_share) {
     if (!tm->timed || tm->soft_ms == tm->hard_ms || depth < 4) return;
     tm->stability = tm->stability / 2 + best_changes;
-    /* Unsettled best move: up to 1.6 times the time. */
-    double instability = 1.0 + 0.3 * (tm->stability > 2 ? 2 : tm->stability);
-    /* Falling score: up to 1.4x; a rising one saves a little. */
-    double falling = 1.0 + (double)score_drop / (4.0 * SCORE_DROP_UNIT);
-    falling = falling < 0.85 ? 0.85 : falling > 1.4 ? 1.4 : falling;
-    /* One move clearly best (it took most nodes): down to 0.6. */
-    double clear = 1.5 - best_node_share;
-    clear = clear < 0.6 ? 0.6 : clear > 1.2 ? 1.2 : clear;
-    double factor = instability * falling * clear;
-    factor = factor < SCALE_MIN ? SCALE_MIN : factor > SCALE_MAX ? SCALE_MAX : factor;
+    /* Unsettled best move: more time. */
+    double instability = 1.0 + TM_INSTABILITY / 1000.0 * fmin(tm->stability, 2.0) / 2.0;
+    /* Falling score: more time; a rising one saves a little. */
+    double falling = clampd(1.0 + (double)score_drop * TM_FALLING / 1000.0, 0.6, 1.6);
+    /* One move clearly best (it took most of the nodes): less time. */
+    double clear = clampd((TM_NODES_BASE / 1000.0 - best_node_share) * TM_NODES_SCALE / 1000.0, 0.5, 1.6);
+    double factor = clampd(instability * falling * clear, SCALE_MIN, SCALE_MAX);
     double scaled = (double)tm->soft_ms * factor;
     tm->scaled_ms = (int64_t)(scaled < (double)tm->hard_ms ? scaled : (double)tm->hard_ms);
 }

@@ -19,10 +19,11 @@ typedef struct {
     int64_t scaled_ms;  /* the soft limit after the last tm_update() */
 } TimeManager;
 
-/* Budget for one move. `overhead_ms` is kept back from every limit; with
- * `ponder_enabled` the soft limit is a little larger (the opponent's time
- * is partly ours). */
-void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool ponder_enabled);
+/* Budget for one move at `game_ply` (plies since the game's start, which
+ * lets early moves go quicker). `overhead_ms` is kept back from every
+ * limit; with `ponder_enabled` the soft limit is a little larger (the
+ * opponent's time is partly ours). */
+void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool ponder_enabled, int game_ply);
 
 /* After iteration `depth`: `best_changes` root best-move changes during it,
  * the score drop from the previous iteration (positive = worse, in score

@@ -63,13 +63,14 @@ bool tt_probe(Key key, int ply, TTHit *hit) {
     for (int i = 0; i < TT_BUCKET_SIZE; i++) {
         if (e[i].key32 != key32 || !e[i].depth) continue;
         /* Refresh the age so the entry survives this search. */
-        e[i].genbound = (uint8_t)(TT.generation | (e[i].genbound & 3));
+        e[i].genbound = (uint8_t)(TT.generation | (e[i].genbound & (TT_PV_BIT | 3)));
         hit->found = true;
         hit->move = e[i].move;
         hit->score = score_from_tt(e[i].score, ply);
         hit->eval = e[i].eval;
         hit->depth = e[i].depth - TT_DEPTH_OFFSET;
         hit->bound = (Bound)(e[i].genbound & 3);
+        hit->pv = (e[i].genbound & TT_PV_BIT) != 0;
         return true;
     }
     hit->found = false;
@@ -77,6 +78,7 @@ bool tt_probe(Key key, int ply, TTHit *hit) {
     hit->score = hit->eval = SCORE_NONE;
     hit->depth = -TT_DEPTH_OFFSET;
     hit->bound = BOUND_NONE;
+    hit->pv = false;
     return false;
 }
 
@@ -86,7 +88,7 @@ static inline int entry_worth(const TTEntry *e) {
     return e->depth - 4 * age;
 }
 
-void tt_store(Key key, int ply, Move move, Score score, Score eval, Depth depth, Bound bound) {
+void tt_store(Key key, int ply, Move move, Score score, Score eval, Depth depth, Bound bound, bool pv) {
     TTEntry *e = bucket_of(key)->entry;
     uint32_t key32 = (uint32_t)key;
     TTEntry *slot = &e[0];
@@ -108,7 +110,7 @@ void tt_store(Key key, int ply, Move move, Score score, Score eval, Depth depth,
     slot->eval = (int16_t)eval;
     int d = depth + TT_DEPTH_OFFSET;
     slot->depth = (uint8_t)(d < 1 ? 1 : d > 255 ? 255 : d);
-    slot->genbound = (uint8_t)(TT.generation | bound);
+    slot->genbound = (uint8_t)(TT.generation | (pv ? TT_PV_BIT : 0) | bound);
 }
 
 int tt_hashfull(void) {

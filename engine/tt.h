@@ -11,7 +11,9 @@
  *   bytes 6-7   score     search score, mate scores counted from this node
  *   bytes 8-9   eval      static evaluation, SCORE_NONE when in check
  *   byte  10    depth     draft + TT_DEPTH_OFFSET (0 = empty entry)
- *   byte  11    genbound  generation in bits 2-7, Bound in bits 0-1
+ *   byte  11    genbound  generation in bits 3-7, PV flag in bit 2, Bound
+ *                         in bits 0-1 (the PV flag: the position was on
+ *                         or near a principal variation when stored)
  *
  * Threads read and write entries without locks; a torn entry can at worst
  * give a wrong score or an illegal move, and moves are always checked.
@@ -25,7 +27,7 @@
 #include "search.h"
 #include "types.h"
 
-enum { TT_BUCKET_SIZE = 5, TT_DEPTH_OFFSET = 8, TT_GEN_STEP = 4, TT_GEN_MASK = 0xFC };
+enum { TT_BUCKET_SIZE = 5, TT_DEPTH_OFFSET = 8, TT_PV_BIT = 4, TT_GEN_STEP = 8, TT_GEN_MASK = 0xF8 };
 
 typedef struct {
     uint32_t key32;
@@ -48,6 +50,7 @@ typedef struct {
     Score eval;
     Depth depth;
     Bound bound;
+    bool pv;
 } TTHit;
 
 /* Allocate a table of `mb` megabytes (at least one bucket); false and the
@@ -62,8 +65,8 @@ void tt_new_search(void);
 /* Look key up; fills hit (scores adjusted to ply). Returns whether found. */
 bool tt_probe(Key key, int ply, TTHit *hit);
 /* Store a result for key; the move is kept when the new one is MOVE_NONE
- * and the key matches. */
-void tt_store(Key key, int ply, Move move, Score score, Score eval, Depth depth, Bound bound);
+ * and the key matches. `pv` marks a principal-variation node. */
+void tt_store(Key key, int ply, Move move, Score score, Score eval, Depth depth, Bound bound, bool pv);
 /* Bring key's bucket into the cache ahead of the probe. */
 void tt_prefetch(Key key);
 /* Per mille of sampled entries written in the current generation. */

@@ -21,7 +21,7 @@ static void test_movetime_is_fixed(void **state) {
     SearchLimits l = clock_limits(-1, 0, 0);
     l.movetime_ms = 500;
     TimeManager tm;
-    tm_init(&tm, &l, 30, false);
+    tm_init(&tm, &l, 30, false, 0);
     assert_true(tm.timed);
     assert_int_equal(tm.soft_ms, 470);
     assert_int_equal(tm.hard_ms, 470);
@@ -33,12 +33,12 @@ static void test_no_clock_means_no_limit(void **state) {
     (void)state;
     SearchLimits l = clock_limits(-1, 0, 0);
     TimeManager tm;
-    tm_init(&tm, &l, 30, false);
+    tm_init(&tm, &l, 30, false, 0);
     assert_false(tm.timed);
     assert_false(tm_hard_exceeded(&tm, 1000000));
     l = clock_limits(10000, 0, 0);
     l.infinite = true;
-    tm_init(&tm, &l, 30, false);
+    tm_init(&tm, &l, 30, false, 0);
     assert_false(tm.timed);
 }
 
@@ -49,7 +49,7 @@ static void test_fast_increment_game_never_flags(void **state) {
     for (int move = 0; move < 300; move++) {
         SearchLimits l = clock_limits(clock, 10, 0);
         TimeManager tm;
-        tm_init(&tm, &l, 30, false);
+        tm_init(&tm, &l, 30, false, 0);
         assert_true(tm.hard_ms >= 1);
         assert_true(tm.hard_ms <= clock - 30 || tm.hard_ms == 1);
         /* The worst case: every move runs to the hard limit. */
@@ -63,7 +63,7 @@ static void test_movestogo_one_keeps_a_margin(void **state) {
     (void)state;
     SearchLimits l = clock_limits(2000, 0, 1);
     TimeManager tm;
-    tm_init(&tm, &l, 30, false);
+    tm_init(&tm, &l, 30, false, 0);
     assert_true(tm.hard_ms < 2000 - 30);
     assert_true(tm.soft_ms <= tm.hard_ms);
     assert_true(tm.soft_ms >= 500); /* and uses a fair share of it */
@@ -73,7 +73,7 @@ static void test_scaling_stays_under_hard_limit(void **state) {
     (void)state;
     SearchLimits l = clock_limits(60000, 0, 0);
     TimeManager tm;
-    tm_init(&tm, &l, 30, false);
+    tm_init(&tm, &l, 30, false, 0);
     int64_t base = tm.soft_ms;
     tm_update(&tm, 10, 0, 0, 0.95); /* one clearly best move: less time */
     assert_true(tm.scaled_ms < base);
@@ -86,10 +86,22 @@ static void test_ponder_gives_a_little_more(void **state) {
     (void)state;
     SearchLimits l = clock_limits(60000, 1000, 0);
     TimeManager a, b;
-    tm_init(&a, &l, 30, false);
-    tm_init(&b, &l, 30, true);
+    tm_init(&a, &l, 30, false, 0);
+    tm_init(&b, &l, 30, true, 0);
     assert_true(b.soft_ms > a.soft_ms);
     assert_true(b.hard_ms <= 60000 - 30);
+}
+
+/* The same clock buys more thought in the middlegame than on move 1. */
+static void test_budget_grows_with_the_game(void **state) {
+    (void)state;
+    SearchLimits l = clock_limits(10000, 100, 0);
+    TimeManager early, middle;
+    tm_init(&early, &l, 30, false, 0);
+    tm_init(&middle, &l, 30, false, 60);
+    assert_true(middle.soft_ms > early.soft_ms);
+    assert_true(middle.hard_ms > early.hard_ms);
+    assert_true(middle.hard_ms <= 10000 * 8 / 10);
 }
 
 int main(void) {
@@ -100,6 +112,7 @@ int main(void) {
         cmocka_unit_test(test_movestogo_one_keeps_a_margin),
         cmocka_unit_test(test_scaling_stays_under_hard_limit),
         cmocka_unit_test(test_ponder_gives_a_little_more),
+        cmocka_unit_test(test_budget_grows_with_the_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@ static void test_store_probe_round_trip(void **state) {
     Key key = 0x123456789ABCDEF0ULL;
     TTHit hit;
     assert_false(tt_probe(key, 0, &hit));
-    tt_store(key, 0, make_move(10, 19), 123, -45, 7, BOUND_LOWER);
+    tt_store(key, 0, make_move(10, 19), 123, -45, 7, BOUND_LOWER, false);
     assert_true(tt_probe(key, 0, &hit));
     assert_int_equal(hit.move, make_move(10, 19));
     assert_int_equal(hit.score, 123);
@@ -30,16 +30,35 @@ static void test_store_probe_round_trip(void **state) {
     assert_false(tt_probe(key ^ 1, 0, &hit));
 }
 
+/* The PV flag comes back as stored, survives an age refresh by a probe and
+ * a new search, and does not disturb the bound. */
+static void test_pv_flag_round_trip(void **state) {
+    (void)state;
+    assert_true(tt_resize(1));
+    TTHit hit;
+    tt_store(1001, 0, make_move(10, 19), 50, 40, 6, BOUND_UPPER, true);
+    tt_store(2002, 0, make_move(11, 20), 60, 40, 6, BOUND_EXACT, false);
+    tt_new_search();
+    assert_true(tt_probe(1001, 0, &hit));
+    assert_true(hit.pv);
+    assert_int_equal(hit.bound, BOUND_UPPER);
+    assert_true(tt_probe(1001, 0, &hit));
+    assert_true(hit.pv);
+    assert_true(tt_probe(2002, 0, &hit));
+    assert_false(hit.pv);
+    assert_int_equal(hit.bound, BOUND_EXACT);
+}
+
 static void test_mate_scores_are_node_relative(void **state) {
     (void)state;
     assert_true(tt_resize(1));
     Key key = 0xDEADBEEFCAFEF00DULL;
     /* Found at ply 5: we mate at root ply 9, i.e. 4 plies from this node. */
-    tt_store(key, 5, MOVE_NONE, SCORE_MATE - 9, SCORE_NONE, 3, BOUND_EXACT);
+    tt_store(key, 5, MOVE_NONE, SCORE_MATE - 9, SCORE_NONE, 3, BOUND_EXACT, false);
     TTHit hit;
     assert_true(tt_probe(key, 2, &hit));
     assert_int_equal(hit.score, SCORE_MATE - 6); /* still 4 plies from the node */
-    tt_store(key, 3, MOVE_NONE, -(SCORE_MATE - 8), SCORE_NONE, 3, BOUND_EXACT);
+    tt_store(key, 3, MOVE_NONE, -(SCORE_MATE - 8), SCORE_NONE, 3, BOUND_EXACT, false);
     assert_true(tt_probe(key, 10, &hit));
     assert_int_equal(hit.score, -(SCORE_MATE - 15));
     assert_int_equal(score_from_tt(score_to_tt(250, 17), 17), 250);
@@ -51,8 +70,8 @@ static void test_move_kept_when_storing_without_one(void **state) {
     (void)state;
     assert_true(tt_resize(1));
     Key key = 42;
-    tt_store(key, 0, make_move(1, 2), 10, 10, 4, BOUND_EXACT);
-    tt_store(key, 0, MOVE_NONE, 20, 10, 5, BOUND_UPPER);
+    tt_store(key, 0, make_move(1, 2), 10, 10, 4, BOUND_EXACT, false);
+    tt_store(key, 0, MOVE_NONE, 20, 10, 5, BOUND_UPPER, false);
     TTHit hit;
     assert_true(tt_probe(key, 0, &hit));
     assert_int_equal(hit.move, make_move(1, 2));
@@ -62,8 +81,8 @@ static void test_move_kept_when_storing_without_one(void **state) {
 static void test_bucket_replacement_keeps_the_deep_entry(void **state) {
     (void)state;
     assert_true(tt_resize(0)); /* one bucket: every key collides */
-    tt_store(1, 0, MOVE_NONE, 1, 0, 30, BOUND_EXACT);
-    for (Key k = 2; k < 40; k++) tt_store(k << 40, 0, MOVE_NONE, 1, 0, 1, BOUND_EXACT);
+    tt_store(1, 0, MOVE_NONE, 1, 0, 30, BOUND_EXACT, false);
+    for (Key k = 2; k < 40; k++) tt_store(k << 40, 0, MOVE_NONE, 1, 0, 1, BOUND_EXACT, false);
     TTHit hit;
     assert_true(tt_probe(1, 0, &hit));
     assert_int_equal(hit.depth, 30);
@@ -75,7 +94,7 @@ static void test_clear_and_hashfull(void **state) {
     assert_true(tt_resize(1));
     tt_new_search();
     assert_int_equal(tt_hashfull(), 0);
-    for (Key k = 1; k < 200000; k++) tt_store(k * 0x9E3779B97F4A7C15ULL, 0, MOVE_NONE, 0, 0, 1, BOUND_EXACT);
+    for (Key k = 1; k < 200000; k++) tt_store(k * 0x9E3779B97F4A7C15ULL, 0, MOVE_NONE, 0, 0, 1, BOUND_EXACT, false);
     assert_true(tt_hashfull() > 500);
     tt_clear();
     assert_int_equal(tt_hashfull(), 0);
@@ -86,7 +105,7 @@ static void test_clear_and_hashfull(void **state) {
 static void test_failed_resize_keeps_the_old_table(void **state) {
     (void)state;
     assert_true(tt_resize(1));
-    tt_store(77, 0, make_move(3, 4), 5, 5, 3, BOUND_EXACT);
+    tt_store(77, 0, make_move(3, 4), 5, 5, 3, BOUND_EXACT, false);
     assert_false(tt_resize((size_t)1 << 40)); /* an exabyte: cannot be had */
     TTHit hit;
     assert_true(tt_probe(77, 0, &hit));
@@ -105,6 +124,7 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_probe_round_trip),
+        cmocka_unit_test(test_pv_flag_round_trip),
         cmocka_unit_test(test_mate_scores_are_node_relative),
         cmocka_unit_test(test_move_kept_when_storing_without_one),
         cmocka_unit_test(test_bucket_replacement_keeps_the_deep_entry),
