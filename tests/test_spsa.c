@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "search_params.h"
 #include "spsa.h"
@@ -453,14 +452,9 @@ static void apply_file_rewrites_a_copy(void **state) {
 /* Run tuong-tune with args (stderr folded in); its exit status. */
 static char Output[1 << 16];
 static int run_tool(const char *args) {
-    char cmd[4096];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd, "%s/tuong-tune %s 2>&1", TUONG_BUILD_DIR, args);
-    FILE *p = popen(cmd, "r");
-    if (!p) fail_msg("cannot run %s", cmd);
-    size_t n = fread(Output, 1, sizeof Output - 1, p);
-    Output[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return run_command(cmd, Output, sizeof Output);
 }
 
 static void command_line_checks_engine_and_state(void **state) {
