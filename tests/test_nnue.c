@@ -131,12 +131,7 @@ static unsigned rnd(unsigned n) { return (unsigned)(testnet_rand(&Rng) % n); }
 /* A position some random plies into a game from one of Fens. */
 static void random_position(Position *pos, int plies) {
     must_parse(pos, Fens[rnd(sizeof Fens / sizeof *Fens)]);
-    for (int i = 0; i < plies; i++) {
-        MoveList list;
-        gen_legal(pos, &list);
-        if (!list.count) break;
-        pos_make_move(pos, list.moves[rnd((unsigned)list.count)]);
-    }
+    random_walk(pos, plies, rnd);
 }
 
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }

@@ -45,12 +45,7 @@ static const char *const Fens[] = {
 
 static void random_position(Position *pos, int plies) {
     must_parse(pos, Fens[rnd(sizeof Fens / sizeof *Fens)]);
-    for (int i = 0; i < plies; i++) {
-        MoveList list;
-        gen_legal(pos, &list);
-        if (!list.count) break;
-        pos_make_move(pos, list.moves[rnd((unsigned)list.count)]);
-    }
+    random_walk(pos, plies, rnd);
 }
 
 /* n random records in memory: scores in +-600, results at random. */
@@ -538,16 +533,6 @@ static void test_engine_bit_exact(void **state) {
 
 /* ---- the command line ---------------------------------------------------------- */
 
-/* Run a shell command; its exit status, and its output in out. */
-static int run(const char *cmd, char *out, size_t size) {
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, size - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static int count_lines(const char *s, const char *needle) {
     int n = 0;
     for (const char *p = s; (p = strstr(p, needle)); p++)
@@ -561,22 +546,22 @@ static void test_command_line(void **state) {
     assert_non_null(mkdtemp(dir));
     const char *tool = TUONG_BUILD_DIR "/tuong-train";
     snprintf(cmd, sizeof cmd, "%s synth %s/d.data 3000 --seed 3 2>&1", tool, dir);
-    assert_int_equal(run(cmd, out, sizeof out), 0);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
     snprintf(cmd, sizeof cmd,
              "%s train --data %s/d.data --out %s/run --hidden 128 --features plain --epochs 2 --batch 500 "
              "--threads 2 2>&1",
              tool, dir, dir);
-    assert_int_equal(run(cmd, out, sizeof out), 0);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
     assert_int_equal(count_lines(out, "epoch "), 2);
     assert_non_null(strstr(out, "2940 training and 60 validation"));
     snprintf(cmd, sizeof cmd, "%s resume %s/run/last.ckpt --data %s/d.data --out %s/run --epochs 3 2>&1", tool, dir,
              dir, dir);
-    assert_int_equal(run(cmd, out, sizeof out), 0);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
     assert_non_null(strstr(out, "resuming after epoch 2 of 3"));
     assert_non_null(strstr(out, "epoch-003.nnue"));
     snprintf(cmd, sizeof cmd, "%s quantise %s/run/last.ckpt %s/q.nnue 2>&1 && cmp %s/q.nnue %s/run/epoch-003.nnue",
              tool, dir, dir, dir, dir);
-    assert_int_equal(run(cmd, out, sizeof out), 0);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
     char err[300];
     snprintf(cmd, sizeof cmd, "%s/q.nnue", dir);
     assert_true(nnue_load_file(cmd, err, sizeof err));
@@ -594,7 +579,7 @@ static void test_command_line(void **state) {
         char args[512];
         snprintf(args, sizeof args, Bad[i], dir, dir, dir);
         snprintf(cmd, sizeof cmd, "%s %s 2>&1", tool, args);
-        assert_int_equal(run(cmd, out, sizeof out), 2);
+        assert_int_equal(run_command(cmd, out, sizeof out), 2);
         if (count_lines(out, "error:") != 1) fail_msg("'%s' printed: %s", args, out);
     }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -211,7 +211,7 @@ static const char *verdict_name(RepVerdict v) {
  * the first occurrence (what tuong-match asks when it adjudicates). */
 static void rule_book_examples(void **state) {
     (void)state;
-    FILE *f = fopen(TUONG_TEST_DATA_DIR "/axf_repetition.txt", "r");
+    FILE *f = fopen(TUONG_DATA_DIR "/axf_repetition.txt", "r");
     assert_non_null(f);
     char line[1200];
     int cases = 0, failures = 0;

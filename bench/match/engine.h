@@ -20,7 +20,9 @@ typedef enum { PROTO_UCCI = 0, PROTO_UCI = 1 } Proto;
  * Stockfish read UCCI times as milliseconds whatever is set). */
 typedef enum { UNIT_AUTO = 0, UNIT_MS, UNIT_SEC } TimeUnit;
 
-enum { ENGINE_OPTIONS_MAX = 32, ENGINE_NAME_MAX = 64, ENGINE_TEXT_MAX = 1024 };
+/* Room for every search parameter of a tuning build as an option (about 65,
+ * engine/search_params.h) besides the usual few. */
+enum { ENGINE_OPTIONS_MAX = 128, ENGINE_NAME_MAX = 64, ENGINE_TEXT_MAX = 1024 };
 
 typedef struct {
     char name[ENGINE_NAME_MAX];

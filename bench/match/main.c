@@ -15,7 +15,9 @@
 #include "stats.h"
 #include "sys.h"
 
-enum { MAX_ENGINES = 16, MAX_WORKERS = 64 };
+/* MAX_WORDS: key=value words after -engine or -each: room for every search
+ * parameter of a tuning build as option.NAME=VALUE (tuong-tune spsa show). */
+enum { MAX_ENGINES = 16, MAX_WORKERS = 64, MAX_WORDS = ENGINE_OPTIONS_MAX + 16 };
 
 static const char Usage[] =
     "usage: tuong-match -engine name=A cmd=PATH [proto=ucci|uci] [ranks=0|1] [timeunit=auto|ms|s]\n"
@@ -262,7 +264,7 @@ static void set_defaults(Config *c) {
 /* Where each -engine's words are, and the -each words (applied first). */
 typedef struct {
     int start[MAX_ENGINES], words[MAX_ENGINES];
-    char *each[64];
+    char *each[MAX_WORDS];
     int each_count;
 } EngineArgs;
 
@@ -293,8 +295,8 @@ static void parse_args(int argc, char **argv) {
     set_defaults(c);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        char *words[64];
-        int n = collect(argc, argv, i + 1, words, 64);
+        char *words[MAX_WORDS];
+        int n = collect(argc, argv, i + 1, words, MAX_WORDS);
         const char *v = n ? words[0] : NULL;
         long g = 0; /* clang cannot see that -games sets it before use */
         if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
@@ -305,7 +307,7 @@ static void parse_args(int argc, char **argv) {
             ea.start[c->engine_count] = i + 1;
             ea.words[c->engine_count++] = n;
         } else if (!strcmp(a, "-each")) {
-            for (int k = 0; k < n && ea.each_count < 64; k++) ea.each[ea.each_count++] = words[k];
+            for (int k = 0; k < n && ea.each_count < MAX_WORDS; k++) ea.each[ea.each_count++] = words[k];
         } else if (parse_int_option(a, v) || parse_time_option(a, v)) {
             /* done */
         } else if (!strcmp(a, "-games")) {

@@ -122,7 +122,7 @@ int cmd_selfplay(int argc, char **argv) {
     SelfplayOptions o = {.games = 100, .depth = 2, .noise = 8, .random_plies = 2, .max_plies = 300,
                          .draw_plies = 120, .adjudicate = 800, .seed = 1, .openings = TUONG_DEFAULT_OPENINGS,
                          .out = "-"};
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc; i += 2) { /* --option value pairs */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return fprintf(stderr, "selfplay: %s needs a value\n", a), 2;
         if (!strcmp(a, "--games")) o.games = atoi(v);
@@ -135,7 +135,6 @@ int cmd_selfplay(int argc, char **argv) {
         else if (!strcmp(a, "--openings")) o.openings = v;
         else if (!strcmp(a, "--out")) o.out = v;
         else return fprintf(stderr, "selfplay: unknown option %s\n", a), 2;
-        i++;
     }
     if (o.depth < 1) o.depth = 1;
     int nopen = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
- * tuong-tune: data generation and Texel tuning of the evaluation weights.
+ * tuong-tune: data generation and Texel tuning of the evaluation weights;
+ * `tuong-tune spsa` tunes the search parameters (spsa.h, docs/tuning.md).
  *
  * Labelled position format (one per line, docs/eval.md):
  *   <FEN> | <result>
@@ -44,6 +45,8 @@ int cmd_pgn2fen(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 int cmd_speed(int argc, char **argv);
+int cmd_spsa(int argc, char **argv);          /* spsa_main.c */
+int cmd_spsa_simulate(int argc, char **argv); /* spsa_sim.c */
 
 /* Write the weights w as the C source of engine/eval_weights.c; `comment`
  * (may be NULL) is added to the header. */

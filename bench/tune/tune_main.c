@@ -13,7 +13,10 @@ static int usage(void) {
           "                            [--freeze Term1,Psqt*,...] [--start WEIGHTS.c]\n"
           "                            [--report N] [--out eval_weights.c]\n"
           "       tuong-tune write [FILE]   (the compiled-in weights, in the tuner's layout)\n"
-          "       tuong-tune speed [--reps N] [--seed S]   (ns per eval_classical() call)\n",
+          "       tuong-tune speed [--reps N] [--seed S]   (ns per eval_classical() call)\n"
+
+          "       tuong-tune spsa [options] | spsa apply STATE | spsa show STATE | spsa simulate\n"
+          "                                 (search parameters: tuong-tune spsa --help, docs/tuning.md)\n",
           stderr);
     return 2;
 }
@@ -27,5 +30,6 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "tune")) return cmd_tune(argc - 2, argv + 2);
     if (!strcmp(cmd, "write")) return cmd_write(argc - 2, argv + 2);
     if (!strcmp(cmd, "speed")) return cmd_speed(argc - 2, argv + 2);
+    if (!strcmp(cmd, "spsa")) return cmd_spsa(argc - 2, argv + 2);
     return usage();
 }

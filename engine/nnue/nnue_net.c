@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../sys.h"
+
 /* Net files larger than this are not ours (the largest valid one, king
  * buckets with 1024 units, is about 15.5 MB). */
 enum { NNUE_FILE_MAX = 64 << 20 };
@@ -75,7 +77,7 @@ bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *
     if (!check_header(&shape, data, size, err, errlen)) return false;
     size_t H = (size_t)shape.hidden, O = (size_t)shape.out_buckets, ft = (size_t)shape.inputs * H;
     size_t bytes = align64(ft * 2) + align64(H * 2) + align64(O * 2 * H * 2) + align64(O * 4);
-    unsigned char *mem = aligned_alloc(64, bytes);
+    unsigned char *mem = sys_aligned_alloc(64, bytes);
     if (!mem) return fail(err, errlen, "out of memory for a %lu-byte network", bytes, 0);
     *net = shape;
     net->memory = mem;
@@ -130,7 +132,7 @@ bool nnue_net_read_file(NnueNet *net, const char *path, char *err, size_t errlen
 }
 
 void nnue_net_free(NnueNet *net) {
-    free(net->memory);
+    sys_aligned_free(net->memory);
     memset(net, 0, sizeof *net);
 }
 

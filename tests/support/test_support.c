@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "fen.h"
+#include "movegen.h"
 
 void must_parse(Position *pos, const char *fen) {
     char err[200] = "";
@@ -62,4 +64,22 @@ void colour_mirror(const Position *src, Position *dst) {
     }
     dst->side = (Color)!src->side;
     pos_finish_setup(dst);
+}
+
+int run_command(const char *cmd, char *out, size_t size) {
+    FILE *p = popen(cmd, "r");
+    if (!p) fail_msg("cannot run %s", cmd);
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+void random_walk(Position *pos, int plies, unsigned (*rnd)(unsigned n)) {
+    for (int i = 0; i < plies; i++) {
+        MoveList list;
+        gen_legal(pos, &list);
+        if (!list.count) break;
+        pos_make_move(pos, list.moves[rnd((unsigned)list.count)]);
+    }
 }

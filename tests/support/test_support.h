@@ -35,3 +35,9 @@ int running_slow(void);
 /* The twin of src with colours swapped and the board turned through the
  * river (src and dst must differ). */
 void colour_mirror(const Position *src, Position *dst);
+/* Run a shell command; its exit status (-1 if it did not exit), and its
+ * standard output, NUL-terminated and cut to size - 1 bytes, in out. */
+int run_command(const char *cmd, char *out, size_t size);
+/* Play `plies` uniformly random legal moves from pos (fewer if the game
+ * ends); rnd(n) draws from 0..n-1, so each test keeps its own seeded RNG. */
+void random_walk(Position *pos, int plies, unsigned (*rnd)(unsigned n));
