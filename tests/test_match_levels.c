@@ -13,19 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 static char Output[1 << 16];
 
 static int run_match(const char *args) {
-    static char cmd[8192];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd, "%s/tuong-match %s 2>&1", TUONG_BUILD_DIR, args);
-    FILE *p = popen(cmd, "r");
-    if (!p) fail_msg("cannot run %s", cmd);
-    size_t n = fread(Output, 1, sizeof Output - 1, p);
-    Output[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return run_command(cmd, Output, sizeof Output);
 }
 
 /* Play `games` games of level a against level b; the points of a. */
