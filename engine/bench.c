@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "eval.h"
 #include "fen.h"
 #include "search.h"
 #include "thread.h"
@@ -69,10 +70,12 @@ uint64_t search_bench(int depth, FILE *out) {
     if (depth <= 0) depth = BENCH_FALLBACK_DEPTH;
     search_init();
     search_wait();
+    /* The start-up settings (one thread, full strength, all pruning and
+     * knowledge), whatever the protocol set: the node count is a signature. */
     SearchOptions saved = Options;
-    Options.threads = 1;
-    Options.multipv = 1;
-    Options.draw_plies = 120;
+    EvalKnowledge saved_knowledge = eval_knowledge();
+    Options = SearchDefaults;
+    eval_set_knowledge(KNOWLEDGE_LARGE);
     tt_resize(BENCH_HASH_MB);
     SearchCallbacks cb = {.bestmove = ignore_bestmove};
     SearchLimits limits;
@@ -92,6 +95,7 @@ uint64_t search_bench(int depth, FILE *out) {
     }
     int64_t elapsed = bench_now_ms() - start;
     Options = saved;
+    eval_set_knowledge(saved_knowledge);
     if (!tt_resize((size_t)Options.hash_mb)) tt_resize(BENCH_HASH_MB);
     fprintf(out, "Nodes searched: %llu\nNodes/second: %llu\n", (unsigned long long)nodes,
             (unsigned long long)(nodes * 1000 / (uint64_t)(elapsed > 0 ? elapsed : 1)));

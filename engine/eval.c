@@ -41,7 +41,10 @@ typedef struct {
     int mg[COLOR_NB], eg[COLOR_NB];
     /* What each side's pieces hit in the enemy palace (king safety). */
     int palace_attackers[COLOR_NB];
+    bool king_safety; /* false below KNOWLEDGE_LARGE */
 } EvalState;
+
+static EvalKnowledge Knowledge = KNOWLEDGE_LARGE;
 
 static inline void add(EvalState *st, Color c, const Weight *w, int n) {
     st->mg[c] += w->mg * n;
@@ -102,6 +105,7 @@ static inline Bitboard rank_bb(int rank) { return (Bitboard)0x1FF << (rank * 9);
 /* The palace attack of one piece: its hits on the enemy palace, counted
  * per point, plus one attacker for the KingAttackers table. */
 static inline void palace_attack(EvalState *st, Color c, int kind, Bitboard attacks) {
+    if (!st->king_safety) return;
     int n = bb_popcount(attacks & PalaceBB[!c]);
     if (!n) return;
     add(st, c, &EvalW.PalaceAttack[kind], n);
@@ -123,6 +127,11 @@ static void eval_material_psqt(EvalState *st, Color c) {
         if (t != KING) add(st, c, &EvalW.Material[t], bb_popcount(b));
         while (b) add(st, c, &PsqtOf[t][psqt_index(c, bb_pop_lsb(&b))], 1);
     }
+}
+
+/* Material alone (knowledge none). */
+static void eval_material(EvalState *st, Color c) {
+    for (PieceType t = ADVISOR; t <= PAWN; t++) add(st, c, &EvalW.Material[t], bb_popcount(pos_pieces(st->pos, c, t)));
 }
 
 static void eval_chariots(EvalState *st, Color c) {
@@ -224,28 +233,35 @@ static int game_phase(const Position *pos) {
     return phase < PHASE_MAX ? phase : PHASE_MAX;
 }
 
-static Score evaluate_impl(const Position *pos, EvalTrace *trace) {
-    EvalState st = {.pos = pos, .trace = trace};
+/* The evaluation with the terms of knowledge grade k (eval.h). */
+static Score evaluate_impl(const Position *pos, EvalTrace *trace, EvalKnowledge k) {
+    EvalState st = {.pos = pos, .trace = trace, .king_safety = k >= KNOWLEDGE_LARGE};
+    const bool pieces = k >= KNOWLEDGE_MEDIUM;
     for (Color c = RED; c <= BLACK; c++) {
-        eval_material_psqt(&st, c);
-        eval_chariots(&st, c);
-        eval_horses(&st, c);
-        eval_cannons(&st, c);
-        eval_pawns(&st, c);
-        eval_king_safety(&st, c);
+        if (k == KNOWLEDGE_NONE)
+            eval_material(&st, c);
+        else
+            eval_material_psqt(&st, c);
+        if (pieces) {
+            eval_chariots(&st, c);
+            eval_horses(&st, c);
+            eval_cannons(&st, c);
+            eval_pawns(&st, c);
+        }
+        if (st.king_safety) eval_king_safety(&st, c);
     }
-    for (Color c = RED; c <= BLACK; c++) {
+    for (Color c = RED; c <= BLACK && st.king_safety; c++) {
         int n = st.palace_attackers[c];
         add(&st, c, &EvalW.KingAttackers[n < KING_ATTACKERS_NB ? n : KING_ATTACKERS_NB - 1], 1);
     }
-    Color winner = eg_known_win(pos);
+    Color winner = pieces ? eg_known_win(pos) : COLOR_NB;
     if (winner != COLOR_NB) add(&st, winner, &EvalW.KnownWin, 1);
-    add(&st, pos->side, &EvalW.Tempo, 1);
+    if (k >= KNOWLEDGE_SMALL) add(&st, pos->side, &EvalW.Tempo, 1);
 
     int phase = game_phase(pos);
     int mg = st.mg[RED] - st.mg[BLACK], eg = st.eg[RED] - st.eg[BLACK];
     int tapered = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-    int scale = tapered > 0 ? eg_scale(pos, RED) : tapered < 0 ? eg_scale(pos, BLACK) : SCALE_NORMAL;
+    int scale = !pieces ? SCALE_NORMAL : tapered > 0 ? eg_scale(pos, RED) : tapered < 0 ? eg_scale(pos, BLACK) : SCALE_NORMAL;
     int red = tapered * scale / SCALE_NORMAL;
     if (red > EVAL_LIMIT) red = EVAL_LIMIT;
     if (red < -EVAL_LIMIT) red = -EVAL_LIMIT;
@@ -261,13 +277,22 @@ static Score evaluate_impl(const Position *pos, EvalTrace *trace) {
     return pos->side == RED ? red : -red;
 }
 
-Score eval_classical(const Position *pos) { return evaluate_impl(pos, NULL); }
+Score eval_classical(const Position *pos) { return evaluate_impl(pos, NULL, KNOWLEDGE_LARGE); }
 
-Score evaluate(const Position *pos) { return nnue_active() ? nnue_evaluate(pos) : evaluate_impl(pos, NULL); }
+Score evaluate(const Position *pos) {
+    if (Knowledge != KNOWLEDGE_LARGE) return evaluate_impl(pos, NULL, Knowledge);
+    return nnue_active() ? nnue_evaluate(pos) : evaluate_impl(pos, NULL, KNOWLEDGE_LARGE);
+}
+
+void eval_set_knowledge(EvalKnowledge k) {
+    Knowledge = k < KNOWLEDGE_NONE ? KNOWLEDGE_NONE : k > KNOWLEDGE_LARGE ? KNOWLEDGE_LARGE : k;
+}
+
+EvalKnowledge eval_knowledge(void) { return Knowledge; }
 
 Score eval_traced(const Position *pos, EvalTrace *trace) {
     memset(trace, 0, sizeof *trace);
-    return evaluate_impl(pos, trace);
+    return evaluate_impl(pos, trace, KNOWLEDGE_LARGE);
 }
 
 double eval_from_trace(const EvalTrace *trace, const Weight *w) {

@@ -366,8 +366,10 @@ static void cmd_eval(bool classical) {
     else
         fprintf(out, "%sclassical %d (side to move); 'eval classical' shows its terms\n", prefix,
                 eval_classical(&P.pos));
+    static const char *const Reduced[] = {"material only: knowledge none", "knowledge small", "knowledge medium"};
+    EvalKnowledge k = eval_knowledge();
     fprintf(out, "%sevaluate() %d (side to move, %s)\n", prefix, evaluate(&P.pos),
-            nnue_active() ? "NNUE" : "classical");
+            k != KNOWLEDGE_LARGE ? Reduced[k] : nnue_active() ? "NNUE" : "classical");
     out_end();
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "eval.h"
 #include "nnue/nnue.h"
 #include "protocol_output.h"
 #include "search.h"
@@ -45,6 +46,9 @@ typedef enum {
     O_NOTATION,
     O_EVALFILE,
     O_USENNUE,
+    O_LEVEL,
+    O_LIMIT_STRENGTH,
+    O_ELO,
 } OptionId;
 
 enum { ONLY_UCCI = 1, ONLY_UCI = 2, BOTH = 3, HIDDEN = 0 };
@@ -86,11 +90,16 @@ static const OptionDef Defs[] = {
     {O_EVALFILE, "evalfile", "EvalFile", BOTH, T_STRING, 0, 0, EVALFILE_EMBEDDED, NULL},
     {O_USENNUE, "usennue", "UseNNUE", BOTH, T_CHECK, 0, 0, "true", NULL},
     {O_DRAWMOVES, "drawmoves", "DrawPlies", BOTH, T_SPIN, 0, 1000, "120", NULL},
-    {O_IDLE, "idle", "idle", ONLY_UCCI, T_COMBO, 0, 0, "none", Levels},
-    {O_PRUNING, "pruning", "pruning", ONLY_UCCI, T_COMBO, 0, 0, "large", Levels},
+    /* Strength and play (docs/levels.md); the numbers are in skill/skill.h
+     * (the defaults: test_skill checks that they agree). */
+    {O_LEVEL, "level", "Skill Level", BOTH, T_SPIN, 0, SKILL_LEVEL_MAX, "20", NULL},
+    {O_LIMIT_STRENGTH, "UCI_LimitStrength", "UCI_LimitStrength", ONLY_UCI, T_CHECK, 0, 0, "false", NULL},
+    {O_ELO, "UCI_Elo", "UCI_Elo", ONLY_UCI, T_SPIN, SKILL_ELO_MIN, SKILL_ELO_MAX, "1800", NULL},
+    {O_RANDOMNESS, "randomness", "Randomness", BOTH, T_COMBO, 0, 0, "none", Levels},
     {O_KNOWLEDGE, "knowledge", "knowledge", ONLY_UCCI, T_COMBO, 0, 0, "large", Levels},
-    {O_RANDOMNESS, "randomness", "randomness", ONLY_UCCI, T_COMBO, 0, 0, "none", Levels},
+    {O_PRUNING, "pruning", "pruning", ONLY_UCCI, T_COMBO, 0, 0, "large", Levels},
     {O_STYLE, "style", "style", ONLY_UCCI, T_COMBO, 0, 0, "normal", "solid normal risky"},
+    {O_IDLE, "idle", "idle", ONLY_UCCI, T_COMBO, 0, 0, "none", Levels},
     {O_PROMOTION, "promotion", "promotion", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
     {O_DRAWOFFER, "drawoffer", "drawoffer", ONLY_UCCI, T_CHECK, 0, 0, "true", NULL},
     {O_RESIGN, "resign", "resign", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
@@ -258,6 +267,13 @@ static void set_evalfile(Dialect d, const char *value) {
     out_message(d, "loaded %s", now);
 }
 
+/* knowledge: cached static evaluations go with the hash table. */
+static void set_knowledge(EvalKnowledge k) {
+    if (k == eval_knowledge()) return;
+    eval_set_knowledge(k);
+    search_clear();
+}
+
 static void set_usennue(Dialect d, bool on) {
     char now[300];
     if (on == nnue_enabled()) return;
@@ -329,11 +345,14 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_MULTIPV: Options.multipv = (int)n; break;
     case O_OVERHEAD: Options.move_overhead_ms = (int)n; break;
     case O_DRAWMOVES: Options.draw_plies = (int)n; break;
-    case O_IDLE:
-    case O_PRUNING:
-    case O_KNOWLEDGE:
-    case O_STYLE: break;
-    case O_RANDOMNESS: s->randomness = combo_index(o->vars, value); break;
+    case O_LEVEL: Options.skill.level = (int)n; break;
+    case O_LIMIT_STRENGTH: Options.skill.limit_strength = b; break;
+    case O_ELO: Options.skill.elo = (int)n; break;
+    case O_RANDOMNESS: s->randomness = Options.skill.randomness = combo_index(o->vars, value); break;
+    case O_KNOWLEDGE: set_knowledge((EvalKnowledge)combo_index(o->vars, value)); break;
+    case O_PRUNING: Options.pruning = combo_index(o->vars, value); break;
+    case O_STYLE: Options.style = combo_index(o->vars, value); break; /* solid normal risky: Style's order */
+    case O_IDLE: Options.idle = combo_index(o->vars, value); break;
     case O_PROMOTION: s->promotion = b; break;
     case O_DRAWOFFER: s->verdict.offer_draw = b; break;
     case O_RESIGN: s->verdict.resign = b; break;

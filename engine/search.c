@@ -21,11 +21,18 @@
 #include "search_params.h"
 #include "search_stats.h"
 #include "see.h"
+#include "skill/grades.h"
+#include "skill/idle.h"
 #include "thread.h"
 #include "timeman.h"
 #include "tt.h"
 
-SearchOptions Options = {.hash_mb = 64, .threads = 1, .multipv = 1, .move_overhead_ms = 30, .draw_plies = 120};
+#define SEARCH_DEFAULTS                                                                                            \
+    {.hash_mb = 64, .threads = 1, .multipv = 1, .move_overhead_ms = 30, .draw_plies = 120,                         \
+     .skill = {.level = SKILL_LEVEL_MAX, .elo = SKILL_ELO_DEFAULT}, .style = STYLE_NORMAL, .pruning = GRADE_LARGE, \
+     .idle = GRADE_NONE}
+const SearchOptions SearchDefaults = SEARCH_DEFAULTS;
+SearchOptions Options = SEARCH_DEFAULTS;
 
 /*
  * Tunable constants live in search_params.h (the SPSA tuner's list). These
@@ -60,7 +67,12 @@ static struct {
     SearchCallbacks cb;
     TimeManager tm;
     Position root;
-    int multipv;
+    int multipv;      /* lines searched */
+    int report_lines; /* lines shown (MultiPV); the rest are the skill's */
+    SkillPlan skill;  /* strength level and randomness (skill/skill.h) */
+    Score contempt;   /* style: a draw is worth -contempt to the root side */
+    int reduction_percent, idle_duty;
+    bool null_move;   /* pruning: the grades of skill/grades.h */
     bool initialised;
 } S = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
@@ -91,6 +103,7 @@ static void check_limits(SearchThread *t) {
     }
     if ((n & 1023) == 0 && !atomic_load(&S.pondering) && tm_hard_exceeded(&S.tm, clock_elapsed()))
         atomic_store(&S.stop, true);
+    if ((n & 1023) == 0 && S.idle_duty < IDLE_DUTY_FULL) idle_pace(S.idle_duty);
 }
 
 static inline bool stopped(void) { return atomic_load_explicit(&S.stop, memory_order_relaxed); }
@@ -107,6 +120,10 @@ static inline bool enter_node(SearchThread *t, const SearchStack *ss) {
 /* ---------------------------------------------------------------------- */
 /* Draw and repetition rules                                               */
 
+/* A draw for the side to move at ply: the root side's contempt (style)
+ * counts against it, the opponent's for it. */
+static inline Score draw_score(int ply) { return ply & 1 ? S.contempt : -S.contempt; }
+
 /*
  * The verdict of the game rules on the current position, for the side to
  * move: SCORE_NONE when play goes on. The no-capture limit is a draw. A
@@ -118,7 +135,7 @@ static inline bool enter_node(SearchThread *t, const SearchStack *ss) {
  */
 static Score rule_verdict(const Position *pos, int ply) {
     const StateInfo *st = pos_state(pos);
-    if (Options.draw_plies > 0 && st->rule60 >= Options.draw_plies) return SCORE_DRAW;
+    if (Options.draw_plies > 0 && st->rule60 >= Options.draw_plies) return draw_score(ply);
     int window = imin(st->rule60, pos->game_ply);
     for (int d = 1; d <= window; d++) {
         if (pos->history[pos->game_ply - d + 1].move == MOVE_NULL) break;
@@ -126,7 +143,7 @@ static Score rule_verdict(const Position *pos, int ply) {
         switch (rep_judge_cycle(pos, pos->game_ply - d).verdict) {
         case REP_WIN: return mate_in(ply);
         case REP_LOSS: return mated_in(ply);
-        default: return SCORE_DRAW;
+        default: return draw_score(ply);
         }
     }
     return SCORE_NONE;
@@ -164,7 +181,7 @@ static inline bool null_move_material_ok(const Position *pos, Color c) {
 }
 
 static inline bool null_move_ok(const SearchThread *t, const SearchStack *ss, Depth depth, Score eval, Score beta) {
-    return depth >= NMP_MIN_DEPTH && (ss - 1)->move != MOVE_NULL && !ss->excluded && eval >= beta &&
+    return S.null_move && depth >= NMP_MIN_DEPTH && (ss - 1)->move != MOVE_NULL && !ss->excluded && eval >= beta &&
            ss->static_eval >= beta - NMP_DEPTH_MARGIN * depth + NMP_MARGIN && beta > -SCORE_MATE_IN_MAX &&
            ss->ply >= t->nmp_min_ply && null_move_material_ok(&t->pos, t->pos.side);
 }
@@ -598,6 +615,7 @@ moves_loop:;
             r -= ss->tt_pv * LMR_TT_PV + gives_check * LMR_GIVES_CHECK;
             if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= LMR_REFUTATION;
             r -= ss->stat_score * 1024 / LMR_HISTORY_DIV;
+            r = r * S.reduction_percent / 100;
             Depth d = imax(1, imin(new_depth, new_depth - r / 1024));
             score = -search(t, ss + 1, -alpha - 1, -alpha, d, true);
             if (score > alpha && d < new_depth) {
@@ -699,7 +717,8 @@ static void search_line(SearchThread *t, SearchStack *ss, int depth) {
         if (stopped()) return;
         Bound failed = score <= alpha ? BOUND_UPPER : score >= beta ? BOUND_LOWER : BOUND_NONE;
         if (failed == BOUND_NONE) return;
-        if (main && now_ms() - S.start_ms > BOUND_INFO_AFTER_MS) report_line(t, t->pv_index, depth, failed);
+        if (main && t->pv_index < S.report_lines && now_ms() - S.start_ms > BOUND_INFO_AFTER_MS)
+            report_line(t, t->pv_index, depth, failed);
         if (failed == BOUND_UPPER) {
             beta = (alpha + beta) / 2;
             alpha = imax(score - delta, -SCORE_INFINITE);
@@ -761,7 +780,7 @@ static void iterative_deepening(SearchThread *t) {
         if (stopped()) break;
         t->completed_depth = depth;
         if (!main) continue;
-        for (int i = 0; i < lines; i++) report_line(t, i, depth, BOUND_NONE);
+        for (int i = 0; i < imin(lines, S.report_lines); i++) report_line(t, i, depth, BOUND_NONE);
         if (iteration_says_stop(t, depth, prev_best)) break;
         prev_best = t->root_moves[0].score;
     }
@@ -847,6 +866,26 @@ static SearchThread *best_thread(void) {
     return best;
 }
 
+/* Strength levels and randomness: play one of the lines as skill_pick()
+ * says; it goes to the front and is reported as the final line. */
+static void skill_choose(SearchThread *t) {
+    int lines = imin(S.multipv, t->root_count);
+    if (S.skill.lines <= 1 || lines <= 1) return;
+    Score scores[MAX_MOVES];
+    for (int i = 0; i < lines; i++) {
+        const RootMove *rm = &t->root_moves[i];
+        scores[i] = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
+    }
+    int pick = skill_pick(&S.skill, scores, lines);
+    if (pick <= 0) return;
+    RootMove chosen = t->root_moves[pick];
+    t->root_moves[pick] = t->root_moves[0];
+    t->root_moves[0] = chosen;
+    /* report_line takes the iteration under way: a line without a fresh
+     * score shows the depth before it, the completed one. */
+    report_line(t, 0, t->completed_depth + (chosen.score == -SCORE_INFINITE), BOUND_NONE);
+}
+
 static void *driver_main(void *arg) {
     (void)arg;
     SearchThread *main = thread_at(0);
@@ -864,6 +903,7 @@ static void *driver_main(void *arg) {
         threads_join_helpers();
         SearchThread *chosen = best_thread();
         if (chosen != main) report_line(chosen, 0, chosen->completed_depth, BOUND_NONE);
+        skill_choose(chosen);
         const RootMove *rm = &chosen->root_moves[0];
         best = rm->move;
         score = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
@@ -895,10 +935,23 @@ static void answer_without_search(void) {
 static void init_tables(void) {
     for (int d = 1; d < REDUCTION_TABLE; d++)
         for (int m = 1; m < REDUCTION_TABLE; m++) Reductions[d][m] = LMR_BASE + (int)(LMR_SCALE * log(d) * log(m));
+    int factor = grade_late_move_factor(Options.pruning); /* 0: no late-move pruning */
     for (int d = 0; d <= LMP_MAX_DEPTH; d++) {
-        LateMoveCount[0][d] = (LMP_BASE + d * d) / 2;
-        LateMoveCount[1][d] = LMP_BASE + d * d;
+        LateMoveCount[0][d] = factor ? (LMP_BASE + d * d) / 2 * factor : MAX_MOVES;
+        LateMoveCount[1][d] = factor ? (LMP_BASE + d * d) * factor : MAX_MOVES;
     }
+}
+
+/* The strength level's plan and the grades of style, pruning and idle. */
+static void apply_play_options(const Position *pos, const SearchLimits *limits) {
+    S.skill = skill_plan(&Options.skill, !limits->infinite && !limits->mate, pos_key(pos));
+    skill_limit(&S.skill, &S.limits.nodes, &S.limits.depth);
+    S.report_lines = Options.multipv > 1 ? Options.multipv : 1;
+    S.multipv = imax(S.report_lines, S.skill.lines);
+    S.contempt = grade_contempt((Style)Options.style);
+    S.reduction_percent = grade_reduction_percent((Grade)Options.pruning);
+    S.null_move = grade_null_move((Grade)Options.pruning);
+    S.idle_duty = grade_idle_duty((Grade)Options.idle);
 }
 
 void search_init(void) {
@@ -928,12 +981,12 @@ void search_clear(void) {
 void search_start(const Position *pos, const SearchLimits *limits, const SearchCallbacks *cb) {
     search_init();
     search_wait();
-    int want = Options.threads > 0 ? Options.threads : 1;
-    if (want != threads_count()) threads_resize(want);
     memcpy(&S.root, pos, sizeof *pos);
     S.limits = *limits;
     S.cb = *cb;
-    S.multipv = Options.multipv > 1 ? Options.multipv : 1;
+    apply_play_options(pos, limits);
+    int want = S.skill.one_thread ? 1 : Options.threads > 0 ? Options.threads : 1;
+    if (want != threads_count()) threads_resize(want);
     atomic_store(&S.stop, false);
     atomic_store(&S.stop_requested, false);
     atomic_store(&S.pondering, limits->ponder);

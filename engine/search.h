@@ -18,6 +18,7 @@
 #include "move.h"
 #include "position.h"
 #include "score.h"
+#include "skill/skill.h"
 
 typedef struct {
     int depth;            /* maximum depth in plies, 0 = none */
@@ -64,7 +65,14 @@ typedef struct {
     int move_overhead_ms;
     int draw_plies;      /* no-capture plies before a draw (UCCI drawmoves), 0 = off */
     bool ponder_enabled; /* the GUI may ponder: only changes time allocation */
+    SkillOptions skill;  /* strength level and randomness (skill/skill.h) */
+    int style;           /* UCCI style: a Style of skill/grades.h (the draw score) */
+    int pruning;         /* UCCI pruning: a Grade (reductions, late-move and null-move pruning) */
+    int idle;            /* UCCI idle: a Grade (share of the processor) */
 } SearchOptions;
+
+/* Options at start-up (bench searches with these). */
+extern const SearchOptions SearchDefaults;
 
 extern SearchOptions Options;
 

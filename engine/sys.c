@@ -27,13 +27,17 @@ void sys_stdin_binary(void) { _setmode(_fileno(stdin), _O_BINARY); }
 
 int sys_open_read(const char *path) { return _open(path, _O_RDONLY | _O_BINARY); }
 
+void sys_sleep_ms(int ms) { Sleep(ms > 0 ? (DWORD)ms : 0); }
+
 size_t sys_exe_path(char *out, size_t size) {
     DWORD n = GetModuleFileNameA(NULL, out, (DWORD)size);
     return n > 0 && n < size ? (size_t)n : 0;
 }
 
 #else
+#include <errno.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 void *sys_aligned_alloc(size_t align, size_t size) {
@@ -56,6 +60,12 @@ long sys_cpu_count(void) {
 void sys_stdin_binary(void) {}
 
 int sys_open_read(const char *path) { return open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); }
+
+void sys_sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (ms > 0 && nanosleep(&ts, &ts) && errno == EINTR) {
+    }
+}
 
 size_t sys_exe_path(char *out, size_t size) {
     ssize_t n = readlink("/proc/self/exe", out, size - 1);

@@ -23,6 +23,8 @@ void sys_stdin_binary(void);
 /* open() a file for reading bytes: never blocking on a FIFO and not
  * inherited (POSIX), binary mode (Windows); -1 with errno on failure. */
 int sys_open_read(const char *path);
+/* Sleep for ms milliseconds (the search's idle option). */
+void sys_sleep_ms(int ms);
 /* The running program's own path into out; its length, 0 if unknown. */
 size_t sys_exe_path(char *out, size_t size);
 /* Is c a directory separator ('/', and on Windows also a backslash)? */

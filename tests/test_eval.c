@@ -9,6 +9,7 @@
 #include "eval_terms.h"
 #include "fen.h"
 #include "movegen.h"
+#include "nnue/nnue.h"
 #include "score.h"
 #include "test_support.h"
 
@@ -106,6 +107,48 @@ static void test_material_scale(void **state) {
     assert_true(s < -30 && s > -160);
 }
 
+/* The knowledge grades (UCCI knowledge): material only, + piece-square
+ * tables and tempo, + everything but king safety, everything. */
+static void test_knowledge_grades(void **state) {
+    (void)state;
+    static Position pos, mirrored;
+    assert_int_equal(eval_knowledge(), KNOWLEDGE_LARGE);
+    must_parse(&pos, START_FEN);
+    if (!nnue_active()) assert_int_equal(evaluate(&pos), eval_classical(&pos));
+    eval_set_knowledge(KNOWLEDGE_NONE);
+    assert_int_equal(evaluate(&pos), 0); /* no tempo either */
+    must_parse(&pos, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1");
+    assert_int_equal(evaluate(&pos), 0); /* a cannon moved: material is all it sees */
+    must_parse(&pos, "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    Score chariot = evaluate(&pos);
+    assert_true(chariot >= EvalW.Material[ROOK].mg && chariot <= EvalW.Material[ROOK].eg);
+    eval_set_knowledge(KNOWLEDGE_SMALL);
+    must_parse(&pos, START_FEN);
+    assert_int_equal(evaluate(&pos), EvalW.Tempo.mg);
+    /* Each grade adds terms that matter somewhere, and stays symmetric. */
+    FILE *f = open_data("openings/xiangqi.epd");
+    char line[256];
+    int differ[3] = {0}, lines = 0;
+    while (fgets(line, sizeof line, f) && lines++ < 400) {
+        line[strcspn(line, "\r\n")] = 0;
+        must_parse(&pos, line);
+        colour_mirror(&pos, &mirrored);
+        Score grade[4];
+        for (EvalKnowledge k = KNOWLEDGE_NONE; k <= KNOWLEDGE_LARGE; k++) {
+            eval_set_knowledge(k);
+            grade[k] = evaluate(&pos);
+            if (evaluate(&mirrored) != grade[k]) fail_msg("knowledge %d not symmetric: %s", k, line);
+        }
+        if (!nnue_active()) assert_int_equal(grade[KNOWLEDGE_LARGE], eval_classical(&pos));
+        for (int k = 0; k < 3; k++) differ[k] += grade[k] != grade[k + 1];
+    }
+    fclose(f);
+    eval_set_knowledge(KNOWLEDGE_LARGE);
+    print_message("grades differ in %d, %d, %d of %d positions\n", differ[0], differ[1], differ[2], lines);
+    /* King safety only counts once attackers have crossed: in openings, less often. */
+    assert_true(differ[0] > lines / 2 && differ[1] > lines / 2 && differ[2] > lines / 10);
+}
+
 static void test_trace_agrees_and_lists_every_term(void **state) {
     (void)state;
     static Position pos;
@@ -147,6 +190,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_position_is_balanced),
         cmocka_unit_test(test_material_scale),
+        cmocka_unit_test(test_knowledge_grades),
         cmocka_unit_test(test_trace_agrees_and_lists_every_term),
         cmocka_unit_test(test_term_table_covers_the_weights),
         cmocka_unit_test(test_symmetry_openings_and_playouts),
