@@ -128,7 +128,7 @@ static SearchResult search(Engine *e, const char *go) {
             fail_msg("no bestmove after '%s'", go);
         }
         if (!strncmp(line, "bestmove", 8)) {
-            snprintf(r.best, sizeof r.best, "%s", line);
+            snprintf(r.best, sizeof r.best, "%.*s", (int)sizeof r.best - 1, line); /* a bestmove line is short */
             return r;
         }
         if (strncmp(line, "info depth ", 11) || !strstr(line, " pv ")) continue;
