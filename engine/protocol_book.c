@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "protocol_book.h"
 
-#include <time.h>
-#include <unistd.h>
 
 #include "book/book_pick.h"
 #include "notation.h"
 #include "protocol_format.h"
 #include "protocol_output.h"
 #include "repetition.h"
+#include "sys.h"
 #include "zobrist.h"
 
 /* Searches that must not be cut short by the book: the GUI watches them,
@@ -55,9 +54,7 @@ static uint64_t *book_rng(void) {
     static uint64_t state;
     static bool seeded;
     if (!seeded) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        state = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 32;
+        state = sys_entropy_seed();
         seeded = true;
     }
     return &state;

@@ -2,6 +2,8 @@
 #include "sys.h"
 
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -74,3 +76,9 @@ size_t sys_exe_path(char *out, size_t size) {
     return (size_t)n;
 }
 #endif
+
+uint64_t sys_entropy_seed(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 32;
+}

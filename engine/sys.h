@@ -8,6 +8,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* size bytes aligned to align (a power of two); release with sys_aligned_free. */
@@ -23,6 +24,9 @@ void sys_stdin_binary(void);
 /* open() a file for reading bytes: never blocking on a FIFO and not
  * inherited (POSIX), binary mode (Windows); -1 with errno on failure. */
 int sys_open_read(const char *path);
+/* A seed that differs from process to process and run to run (the clock and
+ * the process id), for choices meant to vary: book moves, weaker levels. */
+uint64_t sys_entropy_seed(void);
 /* Sleep for ms milliseconds (the search's idle option). */
 void sys_sleep_ms(int ms);
 /* The running program's own path into out; its length, 0 if unknown. */

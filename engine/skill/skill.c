@@ -3,10 +3,9 @@
 #include "skill/skill.h"
 
 #include <math.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "score.h"
+#include "sys.h"
 #include "zobrist.h"
 
 /* Node cap of level 0, and how many levels double it. Level 0 still
@@ -64,9 +63,7 @@ static uint64_t clock_seed(void) {
     static uint64_t state;
     static bool seeded;
     if (!seeded) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        state = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 32;
+        state = sys_entropy_seed();
         seeded = true;
     }
     return prng_next(&state);
