@@ -49,7 +49,7 @@ check() {
   local out rc=0
   out=$("${run[@]}" --version 2>&1 | tr -d '\r') || rc=$?
   if [ $rc -eq 0 ]; then
-    [[ $out == *", $flavour, $os)" ]] || fail "$archive: --version says '$out', not $flavour on $os"
+    [[ $out == *", $flavour, $os)" || $out == *", $flavour, $os) nnue "* ]] || fail "$archive: --version says '$out', not $flavour on $os"
   else
     [[ $out == "tuong: error: this build needs "* ]] || fail "$archive: tuong --version exited $rc: '$out'"
   fi

@@ -37,7 +37,7 @@ now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
 
 # 1. The command line (the first wine start also makes the wine prefix: slow).
 version=$("$wine" "$exe" --version | tr -d '\r')
-[[ $version =~ ^Tuong\ .*\(git\ .*,\ (x86-64|avx2|native),\ windows\)$ ]] || fail "--version says '$version'"
+[[ $version =~ ^Tuong\ .*\(git\ .*,\ (x86-64|avx2|native),\ windows\)(\ nnue\ [0-9a-f]{8})?$ ]] || fail "--version says '$version'"
 ok "$version"
 want=$(sed -n '1s/.*;D4 \([0-9]*\).*/\1/p' tests/data/perft.epd)
 got=$("$wine" "$exe" perft 4 | tr -d '\r' | sed -n 's/^Nodes searched: //p')
