@@ -238,6 +238,34 @@ static void only_quiet_positions_are_recorded(void **state) {
     assert_false(selfplay_recordable(&pos, &s, move_from_text("e0d0", 0), 10));
 }
 
+/* Every line of the book leaves Black to move; the random plies must leave
+ * each side to move first in half the games (the side that makes the last
+ * random move hands its opponent the first search, a colour skew of about
+ * 11 points of wins when the count was fixed). */
+static void last_random_move_alternates_between_sides(void **state) {
+    (void)state;
+    char err[600];
+    OpeningBook book;
+    snprintf(err, sizeof err, "%s/openings/xiangqi.epd", TUONG_DATA_DIR);
+    if (!openings_load(&book, err, err, sizeof err)) fail_msg("%s", err);
+    SelfplaySettings s = {.nodes = 50, .hard_nodes = 100, .hash_mb = 1, .random_plies = 2, .score_cap = 2000,
+                          .max_plies = 6};
+    assert_int_equal(selfplay_random_plies(&s, 0), 2);
+    assert_int_equal(selfplay_random_plies(&s, 7), 3);
+    selfplay_init(&s);
+    static DataRecord records[8];
+    atomic_int stop = 0;
+    int red_first = 0;
+    for (uint64_t g = 0; g < 8; g++) {
+        SelfplayGame game = {.records = records};
+        assert_true(selfplay_game(&book, &s, 5, g, &game, &stop));
+        assert_int_equal(game.start_side, g & 1 ? RED : BLACK);
+        red_first += game.start_side == RED;
+    }
+    assert_int_equal(red_first, 4);
+    openings_free(&book);
+}
+
 static int setup(void **state) {
     (void)state;
     snprintf(Dir, sizeof Dir, "%s/test_nnue_datagen.d", TUONG_BUILD_DIR);
@@ -251,7 +279,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(only_quiet_positions_are_recorded),  cmocka_unit_test(same_seed_same_bytes),
         cmocka_unit_test(records_are_quiet_and_labels_agree), cmocka_unit_test(positions_target_and_append),
-        cmocka_unit_test(refuses_bad_files_and_flags),
+        cmocka_unit_test(refuses_bad_files_and_flags),        cmocka_unit_test(last_random_move_alternates_between_sides),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

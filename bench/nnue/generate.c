@@ -58,7 +58,7 @@ static const char Usage[] =
     "  --seed N              seed of the game sequence (default 1; use a new one per run)\n"
     "  --threads N           worker processes (default: number of cores)\n"
     "  --openings FILE       EPD/FEN opening lines (default " TUONG_DATAGEN_OPENINGS ")\n"
-    "  --random-plies N      random legal plies after the opening line (default 4)\n"
+    "  --random-plies N      random legal plies after the opening line, N+1 in odd games (default 4)\n"
     "  --nodes N             soft node limit per move (default 5000)\n"
     "  --hard-nodes N        hard node limit per move (default 4 x --nodes)\n"
     "  --hash MB             hash per worker (default 16)\n"
@@ -163,8 +163,8 @@ static bool finish_args(Args *a) {
         why = "give exactly one of --games N and --positions N";
     else if (a->hard_nodes && a->hard_nodes < a->nodes)
         why = "--hard-nodes must be at least --nodes";
-    else if (a->max_plies <= a->random_plies)
-        why = "--max-plies must exceed --random-plies";
+    else if (a->max_plies <= a->random_plies + 1)
+        why = "--max-plies must exceed --random-plies + 1";
     if (why) return datagen_error("%s", why);
     if (!a->hard_nodes) a->hard_nodes = a->nodes * DEFAULT_HARD_FACTOR;
     if (!a->threads) {

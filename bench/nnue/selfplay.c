@@ -106,6 +106,13 @@ static void random_start(Position *pos, const OpeningBook *book, int plies, uint
     fen_parse(pos, book->fens[rng_below(rng, (uint64_t)book->count)], err, sizeof err);
 }
 
+/* The side that makes the last random move hands its opponent the first
+ * search, and that opponent punishes whatever the random move spoilt: with
+ * the book's lines (all Black to move) 4 random plies gave Black 39 % of the
+ * wins and Red 28 %, 3 plies the mirror image. One more ply in every
+ * odd-numbered game gives each side the last random move in half the games. */
+int selfplay_random_plies(const SelfplaySettings *s, uint64_t g) { return s->random_plies + (int)(g & 1); }
+
 bool selfplay_recordable(const Position *pos, const SelfplaySettings *s, Move best, Score score) {
     return !pos_in_check(pos) && best != MOVE_NONE && pos_piece_on(pos, move_to(best)) == NO_PIECE &&
            !score_is_mate(score) && abs(score) < s->score_cap && pos->game_ply >= s->skip_plies;
@@ -174,7 +181,8 @@ bool selfplay_game(const OpeningBook *book, const SelfplaySettings *s, uint64_t 
     static Position pos;
     static Color sides[MAX_HISTORY];
     uint64_t rng = selfplay_mix(seed) ^ selfplay_mix(~g);
-    random_start(&pos, book, s->random_plies, &rng);
+    random_start(&pos, book, selfplay_random_plies(s, g), &rng);
+    out->start_side = pos.side;
     search_clear();
     out->count = 0;
     out->nodes = 0;

@@ -9,7 +9,8 @@
  * only. So a run can hand its games to any number of worker processes and
  * still produce the same records.
  *
- * The game: a random line of the book, then `random_plies` plies chosen
+ * The game: a random line of the book, then `random_plies` plies (one more
+ * in odd-numbered games, selfplay_random_plies) chosen
  * uniformly among the legal moves (redrawn when the side to move is then
  * mated), then the search plays both sides. It ends by the rules (mate,
  * the Asian repetition rules, 60 moves without a capture, bare material,
@@ -30,7 +31,7 @@ typedef struct {
     uint64_t nodes;      /* soft limit: no new iteration after this many nodes */
     uint64_t hard_nodes; /* hard limit: the search stops here */
     int hash_mb;
-    int random_plies;                      /* uniformly random plies after the opening line */
+    int random_plies;                      /* uniformly random plies after the opening line (+1 in odd games) */
     int skip_plies;                        /* record nothing in the first plies after the opening line */
     int score_cap;                         /* record only |score| < score_cap */
     int resign_score, resign_moves;        /* resign_moves 0 = off */
@@ -48,6 +49,7 @@ typedef struct {
     uint64_t nodes;      /* searched in the game, about (selfplay.c, think) */
     DataResult red_result;
     SelfplayEnd end;
+    int start_side; /* the side to move after the opening line and the random plies (a Color) */
 } SelfplayGame;
 
 /* Set up the engine for self-play in this process (one search thread, the
@@ -58,6 +60,10 @@ void selfplay_init(const SelfplaySettings *s);
  * moves (the game is then incomplete and must be dropped). */
 bool selfplay_game(const OpeningBook *book, const SelfplaySettings *s, uint64_t seed, uint64_t g, SelfplayGame *out,
                    const atomic_int *stop);
+
+/* Random plies of game g: settings.random_plies, one more when g is odd, so
+ * that each side makes the last random move in half the games. */
+int selfplay_random_plies(const SelfplaySettings *s, uint64_t g);
 
 /* Is a searched position worth learning from: quiet (the side to move not
  * in check, the best move not a capture), |score| below the cap and not a
