@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "protocol_book.h"
 
-
 #include "book/book_pick.h"
 #include "notation.h"
 #include "protocol_format.h"
