@@ -19,7 +19,7 @@ static inline bool score_is_mate(Score s) { return s >= SCORE_MATE_IN_MAX || s <
  * wins within N of its own moves, -N when it loses within N of its own moves.
  * A result at ply p from the root (|s| = SCORE_MATE - p) is (p + 1) / 2 moves
  * for either sign. Checkmates of the opponent end on odd plies and of the side
- * to move on even ones, but a repetition verdict (search.c, rule_verdict) can
+ * to move on even ones, but a repetition verdict (search_tree.c, rule_verdict) can
  * fall on either: a forbidden repetition that the side to move completes with
  * its first move is a loss at ply 1, `mate -1` (the old formula, plies / 2 for
  * losses, printed it as `mate 0`). Mated in the position itself (ply 0) has

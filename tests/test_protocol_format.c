@@ -50,7 +50,7 @@ static void test_info_uci_mate(void **state) {
     info = sample_info(-(SCORE_MATE - 4), BOUND_EXACT); /* mated at ply 4: -2 */
     assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "score mate -2 nodes"));
     /* A repetition the side to move completes with its first move is lost at
-     * ply 1 (search.c rule_verdict): `mate -1`, never `mate 0`. */
+     * ply 1 (search_tree.c rule_verdict): `mate -1`, never `mate 0`. */
     info = sample_info(-(SCORE_MATE - 1), BOUND_EXACT);
     assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "score mate -1 nodes"));
     /* A repetition the opponent completes with its first reply: won at ply 2. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* A deliberately small fixed-depth alpha-beta for data generation: no
  * hash, no pruning beyond alpha-beta, captures ordered most valuable victim
- * first. The engine's real search lives in engine/search.c. */
+ * first. The engine's real search lives in engine/search_tree.c. */
 #include <string.h>
 
 #include "eval.h"

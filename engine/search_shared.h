@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/*
+ * What the three parts of the search share, and nothing the rest of the
+ * engine should use (search.h is that interface):
+ *   search.c          the driver: threads, limits, the public calls;
+ *   search_iterate.c  iterative deepening, aspiration windows, reports;
+ *   search_tree.c     the tree: principal variation search, quiescence,
+ *                     pruning, extensions, the game rules inside the tree.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "search.h"
+#include "skill/skill.h"
+#include "thread.h"
+#include "timeman.h"
+
+/* Shared state of the running search. */
+typedef struct {
+    pthread_t driver;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool running;               /* driver started and not yet joined */
+    atomic_bool stop;           /* every thread: unwind now */
+    atomic_bool stop_requested; /* the GUI said stop (releases a held bestmove) */
+    atomic_bool pondering;
+    atomic_int_fast64_t clock_ms; /* when the clock started (search start or ponderhit) */
+    int64_t start_ms;             /* when the search started, for info time */
+    SearchLimits limits;
+    SearchCallbacks cb;
+    TimeManager tm;
+    Position root;
+    int multipv;      /* lines searched */
+    int report_lines; /* lines shown (MultiPV); the rest are the skill's */
+    SkillPlan skill;  /* strength level and randomness (skill/skill.h) */
+    Score contempt;   /* style: a draw is worth -contempt to the root side */
+    int reduction_percent, idle_duty;
+    bool null_move; /* pruning: the grades of skill/grades.h */
+    bool initialised;
+} SearchShared;
+extern SearchShared Shared;
+
+static inline int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds since the clock started (the search start or the ponderhit). */
+static inline int64_t clock_elapsed(void) { return now_ms() - atomic_load(&Shared.clock_ms); }
+
+static inline bool stopped(void) { return atomic_load_explicit(&Shared.stop, memory_order_relaxed); }
+
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline Score mated_in(int ply) { return -(SCORE_MATE - ply); }
+static inline Score mate_in(int ply) { return SCORE_MATE - ply; }
+
+/* search_tree.c: the score of the node ss of thread t (the root when
+ * ss->ply is 0) searched to depth within (alpha, beta). */
+Score search_tree(SearchThread *t, SearchStack *ss, Score alpha, Score beta, Depth depth, bool cut_node);
+/* search_tree.c: the reduction and late-move tables, from the parameters
+ * and the pruning option; again at every search start, so a tuning build
+ * sees changed parameters. */
+void search_tree_init_tables(void);
+
+/* search_iterate.c: iterative deepening of thread t until the limits or a
+ * stop; the main thread reports each completed iteration. */
+void iterative_deepening(SearchThread *t);
+/* search_iterate.c: report MultiPV line i of thread t at depth (the bound
+ * overridden unless BOUND_NONE). */
+void report_line(SearchThread *t, int i, int depth, Bound bound_override);
