@@ -44,7 +44,7 @@
     X(SE_DOUBLE_MARGIN,       4,     0,    30,    2) \
     X(SE_TRIPLE_MARGIN,      20,     4,    80,    4) \
     X(SE_MAX_DOUBLE,          8,     0,    20,    2) \
-    X(CHECK_EXT_MIN_DEPTH,    1,     1,    14,    1) \
+    X(CHECK_EXT_MIN_DEPTH,   11,     1,    14,    1) \
     X(QS_CHECKS,              1,     0,     1,    1) \
     X(LMR_BASE,             300,     0,  2000,  100) \
     X(LMR_SCALE,            540,   300,   900,   30) \
