@@ -160,6 +160,53 @@ static void overruns_within_the_margin_are_counted(void **state) {
     assert_true(worst >= 90 && worst <= 400);
 }
 
+/* Start tuong-match in the background, send it SIGTERM once a line
+ * starting with `ready` shows (and `second` more signals), and return its
+ * exit status; Output holds what it printed. */
+static int interrupt_match(const char *args, const char *ready, int second) {
+    char out[1024], cmd[8192];
+    snprintf(out, sizeof out, "%s/test_match_interrupted.out", TUONG_BUILD_DIR);
+    snprintf(cmd, sizeof cmd,
+             "%s/tuong-match %s >%s 2>&1 & pid=$!; i=0; "
+             "while ! grep -q '^%s' %s && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; sleep 0.2; "
+             "kill -TERM $pid; for k in $(seq %d); do sleep 0.2; kill -TERM $pid; done; "
+             "wait $pid; rc=$?; cat %s; exit $rc",
+             TUONG_BUILD_DIR, args, out, ready, out, second, out);
+    return run_command(cmd, Output, sizeof Output);
+}
+
+/* SIGTERM (like Ctrl-C) starts no more games and reports the finished ones
+ * honestly; a second signal ends the match at once. */
+static void a_signal_winds_the_match_down_with_a_summary(void **state) {
+    (void)state;
+    char quick[1024], hang[1024], args[4096];
+    snprintf(quick, sizeof quick, "%s/test_match_fake_quick.sh", TUONG_BUILD_DIR);
+    snprintf(hang, sizeof hang, "%s/test_match_fake_stuck.sh", TUONG_BUILD_DIR);
+    write_fake(quick, "sleep 0.01; echo 'bestmove h2e2'"); /* Black's answer is illegal: short games */
+    write_fake(hang, ":");
+    snprintf(args, sizeof args, "-engine name=X cmd='sh %s' -engine name=Y cmd='sh %s' -games 100000 -concurrency 2",
+             quick, quick);
+    assert_int_equal(interrupt_match(args, "Game 1/", 0), 128 + 15);
+    const char *summary = strstr(Output, "\n=== ");
+    assert_non_null(summary);
+    int done = atoi(summary + 5);
+    assert_true(done >= 1 && done < 100000);
+    int lines = 0;
+    for (const char *s = Output; (s = strstr(s, "\nGame ")) && s < summary; s++) lines++;
+    if (!strncmp(Output, "Game ", 5)) lines++;
+    assert_int_equal(lines, done); /* every game played is in the summary, none twice */
+    char expect[128];
+    snprintf(expect, sizeof expect, "Interrupted by signal 15 after %d of 100000 games", done);
+    assert_non_null(strstr(Output, expect));
+    assert_non_null(strstr(Output, "stopping after the games in progress"));
+    /* A game that never ends: the second signal does not wait for it. */
+    snprintf(args, sizeof args,
+             "-engine name=X cmd='sh %s' -engine name=Z cmd='sh %s' -games 100000 -st 30 -concurrency 2", quick,
+             hang);
+    assert_int_equal(interrupt_match(args, "tuong-match:", 1), 128 + 15);
+    assert_null(strstr(Output, "\n=== "));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tuong_plays_itself_in_both_dialects),
@@ -169,6 +216,7 @@ int main(void) {
         cmocka_unit_test(illegal_moves_crashes_and_hangs_lose),
         cmocka_unit_test(draw_offers_are_accepted_by_agreement),
         cmocka_unit_test(overruns_within_the_margin_are_counted),
+        cmocka_unit_test(a_signal_winds_the_match_down_with_a_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

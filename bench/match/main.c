@@ -3,9 +3,11 @@
  * SPRT. Usage and every option: `tuong-match --help` and docs/matches.md. */
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpu.h"
 #include "engine.h"
@@ -45,7 +47,9 @@ static const char Usage[] =
     "  -timemargin MS          grace before a time forfeit (default 500)\n"
     "  -movetimeout MS         answer limit for depth/nodes searches (default 60000)\n"
     "  -handshake MS           limit for ucci/uci and isready answers (default 10000)\n"
-    "  -quiet                  no per-game lines\n";
+    "  -quiet                  no per-game lines\n"
+    "SIGINT (Ctrl-C) or SIGTERM: start no more games, let the running ones finish,\n"
+    "print the summary and exit with 128 + the signal; a second signal ends it at once.\n";
 
 typedef struct {
     EngineConfig engines[MAX_ENGINES];
@@ -74,6 +78,9 @@ static Config Cfg;
 static Pairing Pairs[MAX_ENGINES * (MAX_ENGINES - 1) / 2];
 static int PairCount, TotalGames, NextGame, GamesDone;
 static bool Stop, SprtDecided;
+/* The signal that asked us to wind down, 0 if none. Written by the signal
+ * handler, read by the workers: a lock-free atomic is safe in both. */
+static atomic_int Interrupted;
 static Score3 SprtAt; /* the score when the SPRT decided */
 static char Fatal[512];
 /* Per engine: moves over the clock that the -timemargin forgave, the worst. */
@@ -427,7 +434,7 @@ static void *worker(void *arg) {
     char err[512];
     for (;;) {
         pthread_mutex_lock(&Lock);
-        int game = (Stop || NextGame >= TotalGames) ? -1 : NextGame++;
+        int game = (Stop || atomic_load(&Interrupted) || NextGame >= TotalGames) ? -1 : NextGame++;
         pthread_mutex_unlock(&Lock);
         if (game < 0) break;
         int round = game / (2 * PairCount), pair = (game % (2 * PairCount)) / 2;
@@ -478,8 +485,29 @@ static void *worker(void *arg) {
     return NULL;
 }
 
+/* First SIGINT/SIGTERM: wind down (the games in progress still count, so
+ * the summary is honest). The handler then gives the signal back its
+ * default action, so a second one ends tuong-match at once. Only
+ * async-signal-safe calls here: an atomic store, write() and signal(). */
+static void on_interrupt(int sig) {
+    static const char msg[] =
+        "tuong-match: stopping after the games in progress (signal again to stop at once)\n";
+    atomic_store(&Interrupted, sig);
+    signal(sig, SIG_DFL);
+    (void)!write(2, msg, sizeof msg - 1);
+}
+
+static void catch_interrupts(void) {
+    /* A shell starts background jobs with SIGINT ignored so that Ctrl-C
+     * in the terminal spares them; keep that. SIGTERM is always caught. */
+    if (signal(SIGINT, on_interrupt) == SIG_IGN) signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, on_interrupt);
+}
+
 static void final_report(void) {
     printf("\n=== %d games, %s ===\n", GamesDone, Cfg.tc_text);
+    if (atomic_load(&Interrupted))
+        printf("Interrupted by signal %d after %d of %d games\n", atomic_load(&Interrupted), GamesDone, TotalGames);
     for (int i = 0; i < PairCount; i++) {
         const Pairing *p = &Pairs[i];
         Score3 s = p->score;
@@ -553,6 +581,7 @@ int main(int argc, char **argv) {
     printf("tuong-match: %d engines, %d games, %s, %d openings, concurrency %d\n", Cfg.engine_count, TotalGames,
            Cfg.tc_text, Cfg.book.count, workers);
     fflush(stdout);
+    catch_interrupts();
     pthread_t threads[MAX_WORKERS];
     for (int i = 0; i < workers; i++) pthread_create(&threads[i], NULL, worker, NULL);
     for (int i = 0; i < workers; i++) pthread_join(threads[i], NULL);
@@ -561,5 +590,6 @@ int main(int argc, char **argv) {
     if (PgnFile) fclose(PgnFile);
     if (LogFile) fclose(LogFile);
     openings_free(&Cfg.book);
-    return 0;
+    int sig = atomic_load(&Interrupted);
+    return sig ? 128 + sig : 0;
 }
