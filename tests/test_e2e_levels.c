@@ -79,7 +79,7 @@ static void bad_values_get_one_error_line(void **state) {
     static const char *const Uci[] = {
         "setoption name Skill Level value 21",     "setoption name Skill Level value -1",
         "setoption name Skill Level value five",   "setoption name UCI_Elo value 799",
-        "setoption name UCI_Elo value 2801",       "setoption name UCI_Elo value 1e9",
+        "setoption name UCI_Elo value 3001",       "setoption name UCI_Elo value 1e9",
         "setoption name UCI_LimitStrength value maybe", "setoption name Randomness value huge",
     };
     static const char *const Ucci[] = {

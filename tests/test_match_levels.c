@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Strength levels in play: short tuong-match runs between levels 0, 4 and
- * 8 at fixed nodes (docs/levels.md). The steps measured there are about
- * 300 Elo (0-4, an 85 % score) and 580 Elo (4-8, 97 %), so the stronger
- * level must take more than half the points of every pairing; the closest
- * pairing plays 16 games, where the weaker side would need eight points
- * (about 1 in 1,000 at that gap). Level 8 stops at 4,800 nodes a move, so
+ * 8 at fixed nodes (docs/levels.md). The ladder measured there puts them
+ * about 390 Elo (0-4) and 600 Elo (4-8) apart, so the stronger level must
+ * take more than half the points of every pairing; the closest pairing
+ * plays 16 games (level 0 takes 6.5 of them here, more than the ladder
+ * suggests: docs/levels.md, "In the tests"). Level 8 stops at 4,800 nodes a move, so
  * the whole test costs a few seconds of processor time. The levels are
  * node-capped, one thread each and seeded by the position, so the run is
  * reproducible: it gives the same games every time. */
@@ -52,9 +52,53 @@ static void levels_0_4_8_are_ordered(void **state) {
     assert_true(level_points(0, 8, 4) < 4 / 2.0);
 }
 
+/* bench/scripts/levels_ladder.sh, the ladder of docs/levels.md: one row per
+ * pairing with the games played, and a running sum of the steps. */
+static int run_ladder(const char *args) {
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "bash %s/bench/scripts/levels_ladder.sh -e %s -m %s/tuong-match -o %s/ladder-test %s 2>&1",
+             TUONG_SOURCE_DIR, TUONG_BINARY, TUONG_BUILD_DIR, TUONG_BUILD_DIR, args);
+    return run_command(cmd, Output, sizeof Output);
+}
+
+static void ladder_script_tabulates_the_steps(void **state) {
+    (void)state;
+    int rc = run_ladder("-g 4 -s 5 0 4 8");
+    print_message("%s", Output);
+    assert_int_equal(rc, 0);
+    int n1, w1, d1, l1, step1, sum1, n2, w2, d2, l2, step2, sum2;
+    const char *row1 = strstr(Output, "| 0 vs 4 | ");
+    const char *row2 = strstr(Output, "| 4 vs 8 | ");
+    if (!row1 || !row2) fail_msg("missing rows in:\n%s", Output);
+    /* "| 0 vs 4 | 4 | +0 =1 −3 | 191 ± 1033 | L4 191 |" (the minus sign is U+2212) */
+    assert_int_equal(sscanf(row1, "| 0 vs 4 | %d | +%d =%d \xe2\x88\x92%d | %d \xc2\xb1 %*d | L4 %d |", &n1, &w1, &d1,
+                            &l1, &step1, &sum1),
+                     6);
+    assert_int_equal(sscanf(row2, "| 4 vs 8 | %d | +%d =%d \xe2\x88\x92%d | %d \xc2\xb1 %*d | L8 %d |", &n2, &w2, &d2,
+                            &l2, &step2, &sum2),
+                     6);
+    assert_int_equal(n1, 4);
+    assert_int_equal(w1 + d1 + l1, 4);
+    assert_int_equal(n2, 4);
+    assert_int_equal(w2 + d2 + l2, 4);
+    assert_int_equal(sum1, step1);
+    assert_int_equal(sum2, step1 + step2);
+}
+
+static void ladder_script_refuses_bad_levels(void **state) {
+    (void)state;
+    assert_int_equal(run_ladder("0 21"), 2);
+    assert_non_null(strstr(Output, "levels_ladder: error: level 21 is above 20"));
+    assert_int_equal(run_ladder("0 x"), 2);
+    assert_non_null(strstr(Output, "levels_ladder: error: 'x' is not a level"));
+    assert_int_equal(run_ladder("4"), 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(levels_0_4_8_are_ordered),
+        cmocka_unit_test(ladder_script_tabulates_the_steps),
+        cmocka_unit_test(ladder_script_refuses_bad_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,16 +24,17 @@ static const double TEMPERATURE_LEVEL0 = 100;
 static const double VarietyWindow[4] = {0, 5, 12, 25};
 
 /*
- * UCI_Elo of each level (docs/levels.md, "Calibration"). Levels 0-12:
- * the measured ladder of even levels (tuong-match at fixed nodes, 100-120
- * games a step), odd levels halfway. Anchor: ElephantEye 3.31 at `go
- * nodes 20000`, no book, is 2200 by convention; level 12 scored 55 %
- * against it (+35). Levels 13-20: extrapolated (120 a level to 16, then
- * 80), still to be measured. skill_level_of_elo() interpolates.
+ * UCI_Elo of each level (docs/levels.md, "Calibration"). Levels 0-14:
+ * the measured ladder of even levels (tuong-match at fixed nodes, 200
+ * games a step, main 69bc08f with its net), odd levels halfway. Anchor:
+ * ElephantEye 3.31 at `go nodes 20000`, no book, is 2200 by convention;
+ * level 10 scored 51 % against it (+7). Levels 15-20: extrapolated (140 a
+ * level to 16, then 100, then 80), still to be measured.
+ * skill_level_of_elo() interpolates.
  */
 static const int LevelElo[SKILL_LEVEL_MAX + 1] = {
-    767,  813,  859,  964,  1070, 1212, 1355, 1502, 1650, 1778, 1907,
-    2071, 2235, 2355, 2475, 2595, 2715, 2795, 2875, 2955, 3035,
+    912,  991,  1070, 1185, 1300, 1438, 1576, 1736, 1895, 2051, 2207,
+    2363, 2519, 2668, 2817, 2957, 3097, 3197, 3297, 3377, 3457,
 };
 
 double skill_level_of_elo(int elo) {

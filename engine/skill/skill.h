@@ -28,7 +28,7 @@ enum {
     SKILL_LEVEL_MAX = 20, /* full strength */
     SKILL_LINES = 4,      /* MultiPV lines a weakened search chooses among */
     SKILL_ELO_MIN = 800,  /* UCI_Elo range (the option's min and max) */
-    SKILL_ELO_MAX = 2800,
+    SKILL_ELO_MAX = 3000,
     SKILL_ELO_DEFAULT = 1800,
 };
 
