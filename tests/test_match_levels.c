@@ -4,10 +4,10 @@
  * about 390 Elo (0-4) and 600 Elo (4-8) apart, so the stronger level must
  * take more than half the points of every pairing; the closest pairing
  * plays 16 games (level 0 takes 6.5 of them here, more than the ladder
- * suggests: docs/levels.md, "In the tests"). Level 8 stops at 4,800 nodes a move, so
- * the whole test costs a few seconds of processor time. The levels are
- * node-capped, one thread each and seeded by the position, so the run is
- * reproducible: it gives the same games every time. */
+ * suggests: docs/levels.md, "In the tests"). Level 8 stops at 4,800
+ * nodes a move, so the whole test costs a few seconds of processor time.
+ * The levels are node-capped, one thread each and seeded by the position,
+ * so the run is reproducible: it gives the same games every time. */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -56,7 +56,8 @@ static void levels_0_4_8_are_ordered(void **state) {
  * pairing with the games played, and a running sum of the steps. */
 static int run_ladder(const char *args) {
     char cmd[8192];
-    snprintf(cmd, sizeof cmd, "bash %s/bench/scripts/levels_ladder.sh -e %s -m %s/tuong-match -o %s/ladder-test %s 2>&1",
+    snprintf(cmd, sizeof cmd,
+             "bash %s/bench/scripts/levels_ladder.sh -e %s -m %s/tuong-match -o %s/ladder-test %s 2>&1",
              TUONG_SOURCE_DIR, TUONG_BINARY, TUONG_BUILD_DIR, TUONG_BUILD_DIR, args);
     return run_command(cmd, Output, sizeof Output);
 }
