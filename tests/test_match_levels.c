@@ -2,9 +2,11 @@
 /* Strength levels in play: short tuong-match runs between levels 0, 4 and
  * 8 at fixed nodes (docs/levels.md). The ladder measured there puts them
  * about 390 Elo (0-4) and 600 Elo (4-8) apart, so the stronger level must
- * take more than half the points of every pairing; the closest pairing
- * plays 16 games (level 0 takes 6.5 of them here, more than the ladder
- * suggests: docs/levels.md, "In the tests"). Level 8 stops at 4,800
+ * take more than half the points of every pairing. The openings are random
+ * lines of xiangqi.epd (seed 1), as in the ladder: the ten ECCO main lines
+ * of ecco10.epd gave level 0 6.5 of 16 points against level 4 (32.5 % over
+ * 100 games, which repeat those 20 games), where random lines give it
+ * 15.5 % over 100 (docs/levels.md, "In the tests"). Level 8 stops at 4,800
  * nodes a move, so the whole test costs a few seconds of processor time.
  * The levels are node-capped, one thread each and seeded by the position,
  * so the run is reproducible: it gives the same games every time. */
@@ -27,8 +29,9 @@ static double level_points(int a, int b, int games) {
     char args[4096], head[64];
     snprintf(args, sizeof args,
              "-engine name=L%d cmd=%s option.level=%d -engine name=L%d cmd=%s option.level=%d "
-             "-each proto=ucci option.hashsize=4 option.usebook=false -openings %s/openings/ecco10.epd "
-             "-games %d -nodes 20000 -concurrency 2 -maxplies 240 -resign movecount=2 score=400 -quiet",
+             "-each proto=ucci option.hashsize=4 option.usebook=false "
+             "-openings %s/openings/xiangqi.epd -order random -seed 1 -games %d -nodes 20000 -concurrency 2 "
+             "-maxplies 240 -resign movecount=2 score=400 -quiet",
              a, TUONG_BINARY, a, b, TUONG_BINARY, b, TUONG_DATA_DIR, games);
     int rc = run_match(args);
     if (rc != 0) fail_msg("tuong-match failed (%d):\n%s", rc, Output);
