@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The analysis scripts of bench/scripts on a small hand-made PGN
+ * (tests/data/scripts/decided.pgn) whose answers are known: four games,
+ * one without the engine, comments wrapped over lines, Black to move
+ * first in one. */
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* Runs cmd through the shell; its stdout (and stderr) into out. Returns the exit code. */
+static int run(const char *cmd, char *out, size_t outlen) {
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static void test_decided_at_finds_the_deciding_moves(void **state) {
+    (void)state;
+    char cmd[2048], out[4096];
+    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/decided_at.awk' -v engine=A -v band=5 '%s/scripts/decided.pgn'",
+             TUONG_SOURCE_DIR, TUONG_DATA_DIR);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    /* Game 1: A wins, its score stays >= 150 from its 4th move (the 3rd fell back to 100).
+     * Game 2: A loses, <= -150 from its 6th move; it had led by 160 on its 2nd.
+     * Game 3: a draw A had led by 200 (Black, A, moves first). Game 4: C vs D, not counted. */
+    const char *want = "A: 3 games, 1 wins, 1 draws, 1 losses; decided at a margin of 150\n"
+                       "moves       wins losses\n"
+                       "1-5            1      0\n"
+                       "6-10           0      1\n"
+                       "never          0      0\n"
+                       "led by 150 and did not win: 1 draws, 1 losses\n";
+    assert_string_equal(out, want);
+}
+
+/* A larger margin: game 2's lead of 160 no longer counts, and game 1 is decided later. */
+static void test_decided_at_margin(void **state) {
+    (void)state;
+    char cmd[2048], out[4096];
+    snprintf(cmd, sizeof cmd,
+             "awk -f '%s/bench/scripts/decided_at.awk' -v engine=A -v margin=250 -v band=5 '%s/scripts/decided.pgn'",
+             TUONG_SOURCE_DIR, TUONG_DATA_DIR);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "1-5            1      0\n")); /* game 1 from its 4th move (+300) */
+    assert_non_null(strstr(out, "6-10           0      1\n")); /* game 2 from its 8th (-29990) */
+    assert_non_null(strstr(out, "led by 250 and did not win: 0 draws, 0 losses\n"));
+}
+
+static void test_decided_at_needs_an_engine(void **state) {
+    (void)state;
+    char cmd[2048], out[4096];
+    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/decided_at.awk' '%s/scripts/decided.pgn' 2>&1",
+             TUONG_SOURCE_DIR, TUONG_DATA_DIR);
+    assert_int_equal(run(cmd, out, sizeof out), 2);
+    assert_string_equal(out, "decided_at: error: give -v engine=NAME\n");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decided_at_finds_the_deciding_moves),
+        cmocka_unit_test(test_decided_at_margin),
+        cmocka_unit_test(test_decided_at_needs_an_engine),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
