@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* The analysis scripts of bench/scripts on a small hand-made PGN
- * (tests/data/scripts/decided.pgn) whose answers are known: four games,
- * one without the engine, comments wrapped over lines, Black to move
- * first in one. */
+/* The analysis scripts of bench/scripts on inputs whose answers are known:
+ * decided_at.awk on a small hand-made PGN (tests/data/scripts/decided.pgn:
+ * four games, one without the engine, comments wrapped over lines, Black
+ * to move first in one), levels_fit.awk on a three-level ladder. */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -61,11 +61,44 @@ static void test_decided_at_needs_an_engine(void **state) {
     assert_string_equal(out, "decided_at: error: give -v engine=NAME\n");
 }
 
+/* Three pairings of three levels with equal intervals: the least squares
+ * with level 0 held at 1000 has the solution 1110 and 1220 (the steps 100
+ * and 100 against 230 for the two together share the 30), each level
+ * within 1.96 * sqrt(2/3) * 50 / 1.96 = 41. */
+static void test_levels_fit_solves_the_least_squares(void **state) {
+    (void)state;
+    char cmd[2048], out[4096];
+    snprintf(cmd, sizeof cmd,
+             "printf '| 0 vs 1 | 200 | +1 =0 -1 | 100 \302\261 50 | L1 100 |\n"
+             "| 1 vs 2 | 200 | +1 =0 -1 | 100 \302\261 50 | L2 200 |\n"
+             "| 0 vs 2 | 200 | +1 =0 -1 | 230 \302\261 50 | L2 230 |\n' | "
+             "awk -f '%s/bench/scripts/levels_fit.awk' -v anchor=0 -v elo=1000",
+             TUONG_SOURCE_DIR);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    assert_string_equal(out, "0 1000 \302\261 0 (anchor)\n1 1110 \302\261 41\n2 1220 \302\261 41\n");
+}
+
+/* A level that no pairing links to the anchor has no Elo: an error, not a guess. */
+static void test_levels_fit_refuses_an_unlinked_level(void **state) {
+    (void)state;
+    char cmd[2048], out[4096];
+    snprintf(cmd, sizeof cmd,
+             "printf '| 0 vs 1 | 200 | +1 =0 -1 | 100 \302\261 50 | L1 100 |\n"
+             "| 2 vs 3 | 200 | +1 =0 -1 | 100 \302\261 50 | L3 100 |\n' | "
+             "awk -f '%s/bench/scripts/levels_fit.awk' -v anchor=0 -v elo=1000 2>&1",
+             TUONG_SOURCE_DIR);
+    assert_int_equal(run(cmd, out, sizeof out), 2);
+    assert_non_null(strstr(out, "levels_fit: error: level "));
+    assert_non_null(strstr(out, " is not linked to the anchor\n"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decided_at_finds_the_deciding_moves),
         cmocka_unit_test(test_decided_at_margin),
         cmocka_unit_test(test_decided_at_needs_an_engine),
+        cmocka_unit_test(test_levels_fit_solves_the_least_squares),
+        cmocka_unit_test(test_levels_fit_refuses_an_unlinked_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,19 +24,19 @@ static const double TEMPERATURE_LEVEL0 = 100;
 static const double VarietyWindow[4] = {0, 5, 12, 25};
 
 /*
- * UCI_Elo of each level (docs/levels.md, "Calibration"). Levels 0-14:
- * the measured ladder of even levels (tuong-match at fixed nodes, 200
- * games a step, main 69bc08f with its net), odd levels halfway. Anchor:
- * ElephantEye 3.31 at `go nodes 20000`, no book, is 2200 by convention;
- * level 10 scored 51 % against it (+7; +4 over 600 games). Levels 15-20:
- * extrapolated (140 a level to 16, then 100, then 80); the steps 14-16 and
- * 16-18 measured since (+269, +217, 200 games each) agree within their
- * intervals, 18-20 are still to be measured.
- * skill_level_of_elo() interpolates.
+ * UCI_Elo of each level (docs/levels.md, "Calibration"): the weighted
+ * least-squares fit of two ladders measured with tuong-match at the
+ * levels' own node caps, 200 games a pairing, main 69bc08f and 3664056
+ * (the same engine, with its net):
+ * even levels two apart (0-18) and every level against the next (0-19).
+ * Anchor: ElephantEye 3.31 at `go nodes 20000`, no book, is 2200 by
+ * convention; level 10 scored 51 % against it (+7; +4 over 600 games)
+ * and is fixed at 2207. Level 20 (full strength) is extrapolated, 80 above
+ * level 19. skill_level_of_elo() interpolates.
  */
 static const int LevelElo[SKILL_LEVEL_MAX + 1] = {
-    912,  991,  1070, 1185, 1300, 1438, 1576, 1736, 1895, 2051, 2207,
-    2363, 2519, 2668, 2817, 2957, 3097, 3197, 3297, 3377, 3457,
+    917,  1000, 1087, 1221, 1301, 1428, 1577, 1772, 1907, 2054, 2207,
+    2384, 2538, 2674, 2816, 2962, 3089, 3176, 3293, 3367, 3447,
 };
 
 double skill_level_of_elo(int elo) {
