@@ -96,6 +96,24 @@ static void ladder_script_refuses_bad_levels(void **state) {
     assert_int_equal(run_ladder("0 x"), 2);
     assert_non_null(strstr(Output, "levels_ladder: error: 'x' is not a level"));
     assert_int_equal(run_ladder("4"), 2);
+    assert_int_equal(run_ladder("-n 0 0 4"), 2);
+    assert_non_null(strstr(Output, "levels_ladder: error: '0' is not a node count"));
+    assert_int_equal(run_ladder("-n 5k 0 4"), 2);
+    assert_non_null(strstr(Output, "levels_ladder: error: '5k' is not a node count"));
+}
+
+/* -n bounds level 20, which has no node cap of its own: the match is run with
+ * it (tuong-match's first line names the limit). */
+static void ladder_script_passes_the_node_bound(void **state) {
+    (void)state;
+    int rc = run_ladder("-g 2 -s 5 -n 700 0 20");
+    print_message("%s", Output);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(Output, "| 0 vs 20 | 2 | "));
+    char log[8192];
+    snprintf(log, sizeof log, "cat %s/ladder-test/levels-0-20.log", TUONG_BUILD_DIR);
+    assert_int_equal(run_command(log, Output, sizeof Output), 0);
+    assert_non_null(strstr(Output, "nodes 700,"));
 }
 
 int main(void) {
@@ -103,6 +121,7 @@ int main(void) {
         cmocka_unit_test(levels_0_4_8_are_ordered),
         cmocka_unit_test(ladder_script_tabulates_the_steps),
         cmocka_unit_test(ladder_script_refuses_bad_levels),
+        cmocka_unit_test(ladder_script_passes_the_node_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,32 +4,38 @@
 # one in the list, at the levels' own node caps, and the table of steps.
 #
 #   bench/scripts/levels_ladder.sh [-e ENGINE] [-m MATCH] [-g GAMES] [-s SEED]
-#                                  [-o DIR] LEVEL LEVEL [LEVEL...]
+#                                  [-n NODES] [-o DIR] LEVEL LEVEL [LEVEL...]
 #
 # ENGINE and MATCH default to build/tuong and build/tuong-match; GAMES to 200
 # per pairing; SEED (default 21) is that of the first pairing, the next ones
-# add 1. The PGN and log of each pairing go to DIR (default levels-ladder).
+# add 1. NODES (default 2000000) bounds level 20's nodes a move, which has no
+# cap of its own. The PGN and log of each pairing go to DIR (default
+# levels-ladder).
 # Prints one Markdown row per pairing: games, the lower level's +W =D -L, the
 # Elo of the step (the higher level's gain, 95 % interval) and the sum of the
 # steps from the first level. Fixed node caps make the result independent of
 # the machine's load, so this may share the machine with other work.
 set -euo pipefail
 
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-engine=build/tuong match=build/tuong-match games=200 seed=21 out=levels-ladder
-while getopts "e:m:g:s:o:h" opt; do
+engine=build/tuong match=build/tuong-match games=200 seed=21 nodes=2000000 out=levels-ladder
+while getopts "e:m:g:s:n:o:h" opt; do
   case $opt in
     e) engine=$OPTARG ;;
     m) match=$OPTARG ;;
     g) games=$OPTARG ;;
     s) seed=$OPTARG ;;
+    n) nodes=$OPTARG ;;
     o) out=$OPTARG ;;
     *) usage ;;
   esac
 done
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || usage
+case $nodes in
+  ''|*[!0-9]*|0*) echo "levels_ladder: error: '$nodes' is not a node count (1 or more)" >&2; exit 2 ;;
+esac
 for level in "$@"; do
   case $level in
     ''|*[!0-9]*) echo "levels_ladder: error: '$level' is not a level (0..20)" >&2; exit 2 ;;
@@ -52,7 +58,7 @@ for higher in "$@"; do
   "$match" -engine name="L$lower" cmd="$engine" option.level="$lower" \
     -engine name="L$higher" cmd="$engine" option.level="$higher" \
     -each proto=ucci option.hashsize=16 -openings "$openings" -order random \
-    -seed "$seed" -games "$games" -nodes 2000000 -concurrency 2 \
+    -seed "$seed" -games "$games" -nodes "$nodes" -concurrency 2 \
     -resign movecount=3 score=500 -quiet -pgnout "$out/levels-$lower-$higher.pgn" >"$log" 2>&1 || {
       echo "levels_ladder: error: the match L$lower vs L$higher failed (see $log)" >&2; exit 1; }
   # "L0 vs L2: games 200, +40 =9 -71, score 35.7%" and "Elo difference -92.0 +/- 63.0 (95%), ..."
