@@ -31,12 +31,13 @@ static const double VarietyWindow[4] = {0, 5, 12, 25};
  * even levels two apart (0-18) and every level against the next (0-19).
  * Anchor: ElephantEye 3.31 at `go nodes 20000`, no book, is 2200 by
  * convention; level 10 scored 51 % against it (+7; +4 over 600 games)
- * and is fixed at 2207. Level 20 (full strength) is extrapolated, 80 above
- * level 19. skill_level_of_elo() interpolates.
+ * and is fixed at 2207. Level 20 (full strength, no cap) is level 19 plus
+ * its measured step at 307,200 nodes a move, the node series' next term
+ * (+210). skill_level_of_elo() interpolates.
  */
 static const int LevelElo[SKILL_LEVEL_MAX + 1] = {
     917,  1000, 1087, 1221, 1301, 1428, 1577, 1772, 1907, 2054, 2207,
-    2384, 2538, 2674, 2816, 2962, 3089, 3176, 3293, 3367, 3447,
+    2384, 2538, 2674, 2816, 2962, 3089, 3176, 3293, 3367, 3577,
 };
 
 double skill_level_of_elo(int elo) {
