@@ -10,3 +10,5 @@
 /* Would pseudo-legal move m leave the opponent's king attacked (directly,
  * or by a discovered chariot, cannon, or horse whose leg was freed)? */
 bool move_gives_check(const Position *pos, Move m);
+/* The same without the shortcut for moves far from that king (tests). */
+bool move_gives_check_full(const Position *pos, Move m);
