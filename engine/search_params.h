@@ -22,64 +22,64 @@
 
 /* clang-format off */
 #define TUONG_SEARCH_PARAMS(X) \
-    X(ASP_WINDOW,            12,     4,    40,    2) \
+    X(ASP_WINDOW,            13,     4,    40,    2) \
     X(RFP_MAX_DEPTH,          8,     4,    12,    1) \
-    X(RFP_MARGIN,            34,    10,    80,    4) \
-    X(RFP_IMPROVING,         30,     0,    80,    4) \
+    X(RFP_MARGIN,            43,    10,    80,    4) \
+    X(RFP_IMPROVING,         25,     0,    80,    4) \
     X(RAZOR_MAX_DEPTH,        2,     1,     8,    1) \
-    X(RAZOR_BASE,            90,    20,   300,   15) \
+    X(RAZOR_BASE,            97,    20,   300,   15) \
     X(RAZOR_DEPTH2,          60,    10,   200,   10) \
     X(NMP_BASE,               3,     2,     5,    1) \
-    X(NMP_DEPTH_DIV,          3,     2,     6,    1) \
-    X(NMP_EVAL_DIV,          40,    15,   120,    6) \
-    X(NMP_MARGIN,            40,     0,   120,    8) \
+    X(NMP_DEPTH_DIV,          4,     2,     6,    1) \
+    X(NMP_EVAL_DIV,          37,    15,   120,    6) \
+    X(NMP_MARGIN,            41,     0,   120,    8) \
     X(NMP_DEPTH_MARGIN,       4,     0,    12,    1) \
     X(NMP_VERIFY_DEPTH,      14,     8,    24,    2) \
     X(IIR_CUT_DEPTH,          7,     3,    12,    1) \
     X(PROBCUT_MIN_DEPTH,      5,     3,     8,    1) \
-    X(PROBCUT_MARGIN,        38,    10,   120,    6) \
-    X(PROBCUT_IMPROVING,     12,     0,    50,    4) \
+    X(PROBCUT_MARGIN,        36,    10,   120,    6) \
+    X(PROBCUT_IMPROVING,     13,     0,    50,    4) \
     X(SE_MIN_DEPTH,           6,     4,    10,    1) \
-    X(SE_MARGIN,             16,     4,    48,    3) \
-    X(SE_DOUBLE_MARGIN,       4,     0,    30,    2) \
-    X(SE_TRIPLE_MARGIN,      20,     4,    80,    4) \
-    X(SE_MAX_DOUBLE,          8,     0,    20,    2) \
+    X(SE_MARGIN,             18,     4,    48,    3) \
+    X(SE_DOUBLE_MARGIN,       5,     0,    30,    2) \
+    X(SE_TRIPLE_MARGIN,      21,     4,    80,    4) \
+    X(SE_MAX_DOUBLE,          9,     0,    20,    2) \
     X(CHECK_EXT_MIN_DEPTH,   11,     1,    14,    1) \
     X(QS_CHECKS,              1,     0,     1,    1) \
-    X(LMR_BASE,             300,     0,  2000,  100) \
-    X(LMR_SCALE,            540,   300,   900,   30) \
-    X(LMR_PV,              1024,     0,  2048,  128) \
-    X(LMR_CUT_NODE,        1800,     0,  3000,  128) \
-    X(LMR_TT_CAPTURE,      1024,     0,  2048,  128) \
-    X(LMR_TT_PV,           1024,     0,  2048,  128) \
-    X(LMR_GIVES_CHECK,      700,     0,  2048,  128) \
-    X(LMR_CUTOFFS,         1024,     0,  2048,  128) \
-    X(LMR_IMPROVING,        800,     0,  2048,  128) \
-    X(LMR_REFUTATION,       900,     0,  2048,  128) \
-    X(LMR_HISTORY_DIV,     8000,  3000, 20000,  500) \
-    X(LMR_DEEPER_MARGIN,     10,     0,    60,    4) \
-    X(LMP_BASE,               3,     1,     8,    1) \
+    X(LMR_BASE,             325,     0,  2000,  100) \
+    X(LMR_SCALE,            532,   300,   900,   30) \
+    X(LMR_PV,               983,     0,  2048,  128) \
+    X(LMR_CUT_NODE,        1812,     0,  3000,  128) \
+    X(LMR_TT_CAPTURE,      1116,     0,  2048,  128) \
+    X(LMR_TT_PV,           1135,     0,  2048,  128) \
+    X(LMR_GIVES_CHECK,      662,     0,  2048,  128) \
+    X(LMR_CUTOFFS,          935,     0,  2048,  128) \
+    X(LMR_IMPROVING,        885,     0,  2048,  128) \
+    X(LMR_REFUTATION,      1000,     0,  2048,  128) \
+    X(LMR_HISTORY_DIV,     9010,  3000, 20000,  500) \
+    X(LMR_DEEPER_MARGIN,     13,     0,    60,    4) \
+    X(LMP_BASE,               4,     1,     8,    1) \
     X(FUT_MAX_DEPTH,          9,     4,    14,    1) \
-    X(FUT_BASE,              30,     0,   120,    6) \
-    X(FUT_PER_DEPTH,         28,     8,    80,    4) \
-    X(FUT_CAP_BASE,          40,     0,   150,    8) \
+    X(FUT_BASE,              29,     0,   120,    6) \
+    X(FUT_PER_DEPTH,         27,     8,    80,    4) \
+    X(FUT_CAP_BASE,          35,     0,   150,    8) \
     X(FUT_CAP_PER_DEPTH,     40,     8,   120,    6) \
     X(HIST_PRUNE_DEPTH,       4,     1,     8,    1) \
-    X(HIST_PRUNE_MARGIN,   2500,   500,  8000,  300) \
-    X(HIST_LMR_DEPTH_DIV,  6000,  2000, 16000,  500) \
-    X(SEE_QUIET_MARGIN,      25,     5,    80,    4) \
-    X(SEE_CAP_MARGIN,        90,    30,   250,   10) \
-    X(SEE_CAP_HIST_DIV,      40,     8,   200,    8) \
-    X(QS_FUT_MARGIN,         40,     0,   150,    8) \
-    X(QS_SEE_MARGIN,          0,  -200,   100,   15) \
-    X(HIST_BONUS_MUL,       300,    50,   600,   20) \
-    X(HIST_BONUS_SUB,       250,     0,   600,   30) \
-    X(HIST_BONUS_MAX,      2400,   800,  4000,  150) \
-    X(HIST_MALUS_MUL,       300,    50,   600,   20) \
-    X(HIST_MALUS_SUB,       250,     0,   600,   30) \
-    X(HIST_MALUS_MAX,      2400,   800,  4000,  150) \
-    X(CORR_PAWN_WEIGHT,      64,     0,   128,    8) \
-    X(CORR_NONPAWN_WEIGHT,   48,     0,   128,    8) \
+    X(HIST_PRUNE_MARGIN,   2567,   500,  8000,  300) \
+    X(HIST_LMR_DEPTH_DIV,  6216,  2000, 16000,  500) \
+    X(SEE_QUIET_MARGIN,      27,     5,    80,    4) \
+    X(SEE_CAP_MARGIN,        91,    30,   250,   10) \
+    X(SEE_CAP_HIST_DIV,      41,     8,   200,    8) \
+    X(QS_FUT_MARGIN,         39,     0,   150,    8) \
+    X(QS_SEE_MARGIN,         11,  -200,   100,   15) \
+    X(HIST_BONUS_MUL,       286,    50,   600,   20) \
+    X(HIST_BONUS_SUB,       259,     0,   600,   30) \
+    X(HIST_BONUS_MAX,      2478,   800,  4000,  150) \
+    X(HIST_MALUS_MUL,       303,    50,   600,   20) \
+    X(HIST_MALUS_SUB,       221,     0,   600,   30) \
+    X(HIST_MALUS_MAX,      2435,   800,  4000,  150) \
+    X(CORR_PAWN_WEIGHT,      22,     0,   128,    8) \
+    X(CORR_NONPAWN_WEIGHT,   58,     0,   128,    8) \
     X(TM_BASE_PERMILLE,      20,     8,    40,    2) \
     X(TM_PLY_PERMILLE,        4,     0,    12,    1) \
     X(TM_MAX_PERMILLE,      200,   100,   400,   20) \
