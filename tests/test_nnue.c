@@ -71,9 +71,17 @@ static void test_net_validation(void **state) {
         uint32_t value;
         const char *why;
     } const Bad[] = {
-        {8, 2, "version"},      {12, 2, "feature set"},   {16, 100, "accumulator size"}, {16, 2048, "accumulator size"},
-        {16, 160, "truncated"}, {20, 3, "output bucket"}, {24, 256, "quantisation"},     {28, 32, "quantisation"},
-        {32, 0, "scale"},       {36, 0x12345678, "hash"},
+        {8, 3, "version"},
+        {8, 2, "dense stack"},
+        {12, 2, "feature set"},
+        {16, 100, "accumulator size"},
+        {16, 2048, "accumulator size"},
+        {16, 160, "truncated"},
+        {20, 3, "output bucket"},
+        {24, 256, "quantisation"},
+        {28, 32, "quantisation"},
+        {32, 0, "scale"},
+        {36, 0x12345678, "hash"},
     };
     for (size_t i = 0; i < sizeof Bad / sizeof *Bad; i++) {
         TestNet n = {malloc(good.size), good.size};

@@ -30,6 +30,7 @@ typedef struct {
     void (*refresh)(int16_t *, const int16_t *, const int16_t *const *, int, int);
     void (*update)(int16_t *, const int16_t *, const int16_t *const *, int, const int16_t *const *, int, int);
     int32_t (*output)(const int16_t *, const int16_t *, const int16_t *, int);
+    int32_t (*dense)(const int16_t *, const int16_t *, int, const NnueDense *);
     const char *(*isa)(void);
 } Path;
 
@@ -44,16 +45,18 @@ static uint64_t Rng = 99;
 
 static int setup(void **state) {
     (void)state;
-    Paths[PathCount++] = (Path){"engine", nnue_k_refresh, nnue_k_update, nnue_k_output, nnue_k_isa};
+    Paths[PathCount++] = (Path){"engine", nnue_k_refresh, nnue_k_update, nnue_k_output, nnue_k_dense, nnue_k_isa};
     Paths[PathCount++] =
-        (Path){"scalar", nnue_k_refresh_scalar, nnue_k_update_scalar, nnue_k_output_scalar, nnue_k_isa_scalar};
+        (Path){"scalar",         nnue_k_refresh_scalar, nnue_k_update_scalar, nnue_k_output_scalar, nnue_k_dense_scalar,
+               nnue_k_isa_scalar};
 #if TEST_HAS_SSE2
-    Paths[PathCount++] = (Path){"sse2", nnue_k_refresh_sse2, nnue_k_update_sse2, nnue_k_output_sse2, nnue_k_isa_sse2};
+    Paths[PathCount++] =
+        (Path){"sse2", nnue_k_refresh_sse2, nnue_k_update_sse2, nnue_k_output_sse2, nnue_k_dense_sse2, nnue_k_isa_sse2};
 #endif
 #if TEST_HAS_AVX2
     if (__builtin_cpu_supports("avx2"))
-        Paths[PathCount++] =
-            (Path){"avx2", nnue_k_refresh_avx2, nnue_k_update_avx2, nnue_k_output_avx2, nnue_k_isa_avx2};
+        Paths[PathCount++] = (Path){
+            "avx2", nnue_k_refresh_avx2, nnue_k_update_avx2, nnue_k_output_avx2, nnue_k_dense_avx2, nnue_k_isa_avx2};
 #endif
     print_message("kernel paths compared:");
     for (int i = 0; i < PathCount; i++)
@@ -113,6 +116,49 @@ static void run_all(bool wide) {
     }
 }
 
+/* A dense stack (version-2 nets) with int8-range weights in the kernels'
+ * pair layout, its biases spread so that some units of each layer are
+ * dead, some saturated and some in between. */
+static _Alignas(64) int16_t L1W[2 * NNUE_HIDDEN_MAX * NNUE_L1], L2W[NNUE_L1 * NNUE_L2], L3W[NNUE_L2];
+static _Alignas(64) int32_t L1B[NNUE_L1], L2B[NNUE_L2];
+
+static NnueDense random_dense(void) {
+    for (size_t i = 0; i < sizeof L1W / sizeof *L1W; i++)
+        L1W[i] = (int16_t)testnet_range(&Rng, -128, 127);
+    for (size_t i = 0; i < sizeof L2W / sizeof *L2W; i++)
+        L2W[i] = (int16_t)testnet_range(&Rng, -128, 127);
+    for (int i = 0; i < NNUE_L2; i++)
+        L3W[i] = (int16_t)testnet_range(&Rng, -128, 127);
+    for (int i = 0; i < NNUE_L1; i++)
+        L1B[i] = testnet_range(&Rng, -400000, 400000);
+    for (int i = 0; i < NNUE_L2; i++)
+        L2B[i] = testnet_range(&Rng, -20000, 30000);
+    return (NnueDense){L1W, L1B, L2W, L2B, L3W, testnet_range(&Rng, -100000, 100000)};
+}
+
+/* Every path's dense stack gives the same sum, on accumulators of every
+ * kind (mostly clamped to zero, mostly live, wrapping values). */
+static void test_dense_paths_agree(void **state) {
+    (void)state;
+    static const int Sizes[] = {128, 160, 256, 512, 1024};
+    for (int round = 0; round < 60; round++) {
+        int lo = round % 3 == 0 ? INT16_MIN : -300, hi = round % 3 == 0 ? INT16_MAX : round % 3 == 1 ? 30 : 400;
+        for (int i = 0; i < NNUE_HIDDEN_MAX; i++) {
+            Us[i] = (int16_t)testnet_range(&Rng, lo, hi);
+            Them[i] = (int16_t)testnet_range(&Rng, lo, hi);
+        }
+        NnueDense d = random_dense();
+        for (size_t s = 0; s < sizeof Sizes / sizeof *Sizes; s++) {
+            int H = Sizes[s];
+            int32_t want = Paths[1].dense(Us, Them, H, &d);
+            for (int p = 0; p < PathCount; p++)
+                if (Paths[p].dense(Us, Them, H, &d) != want)
+                    fail_msg("dense: %s %d != scalar %d (H %d)", Paths[p].name, Paths[p].dense(Us, Them, H, &d), want,
+                             H);
+        }
+    }
+}
+
 /* The scalar path against a plain reading of the definition. */
 static void test_scalar_definition(void **state) {
     (void)state;
@@ -146,6 +192,7 @@ int main(void) {
         cmocka_unit_test(test_scalar_definition),
         cmocka_unit_test(test_paths_agree),
         cmocka_unit_test(test_paths_agree_wrapping),
+        cmocka_unit_test(test_dense_paths_agree),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

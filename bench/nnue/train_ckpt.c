@@ -9,7 +9,9 @@
 #include "train_simd.h"
 
 #define CKPT_MAGIC "TNGCKPT1"
-enum { CKPT_VERSION = 1, CKPT_CHUNK = 4096 };
+/* Version 2 added the dense stack and the factoriser to the configuration;
+ * version 1 checkpoints (neither) still load. */
+enum { CKPT_VERSION = 2, CKPT_VERSION_1 = 1, CKPT_CHUNK = 4096 };
 
 /* A stream that hashes what passes through it. */
 typedef struct {
@@ -100,7 +102,7 @@ static void get_floats(Stream *s, float *x, size_t n) {
 }
 
 /* The configuration, field by field (the same walk reads and writes). */
-static void config_io(Stream *s, TrainConfig *c, bool write) {
+static void config_io(Stream *s, TrainConfig *c, bool write, uint32_t version) {
     int *ints[] = {&c->feature_set, &c->hidden, &c->out_buckets, &c->scale,
                    &c->lr_step,     &c->epochs, &c->batch,       &c->qat_epochs};
     double *reals[] = {&c->loss.k, &c->loss.lambda, &c->loss.power,   &c->lr,
@@ -124,6 +126,14 @@ static void config_io(Stream *s, TrainConfig *c, bool write) {
         c->mirror = get_u32(s) != 0;
         c->seed = get_u64(s);
     }
+    if (version < CKPT_VERSION) return;
+    if (write) {
+        put_u32(s, c->stack);
+        put_u32(s, c->factorised);
+    } else {
+        c->stack = get_u32(s) != 0;
+        c->factorised = get_u32(s) != 0;
+    }
 }
 
 bool train_ckpt_save(const Trainer *t, const char *path, char *err, size_t errlen) {
@@ -137,7 +147,7 @@ bool train_ckpt_save(const Trainer *t, const char *path, char *err, size_t errle
     TrainConfig cfg = t->cfg;
     put(&s, CKPT_MAGIC, 8);
     put_u32(&s, CKPT_VERSION);
-    config_io(&s, &cfg, true);
+    config_io(&s, &cfg, true, CKPT_VERSION);
     put_u64(&s, t->step);
     put_u32(&s, (uint32_t)t->epoch);
     put_u64(&s, t->net.count);
@@ -166,12 +176,14 @@ bool train_ckpt_load(Trainer *t, const char *path, char *err, size_t errlen) {
     char magic[8] = {0};
     get(&s, magic, 8);
     uint32_t version = get_u32(&s);
-    bool ok = s.ok && !memcmp(magic, CKPT_MAGIC, 8) && version == CKPT_VERSION;
-    if (!ok) snprintf(err, errlen, "'%.200s' is not a tuong-train checkpoint (version %d)", path, CKPT_VERSION);
+    bool ok = s.ok && !memcmp(magic, CKPT_MAGIC, 8) && (version == CKPT_VERSION || version == CKPT_VERSION_1);
+    if (!ok)
+        snprintf(err, errlen, "'%.200s' is not a tuong-train checkpoint (versions %d and %d)", path, CKPT_VERSION_1,
+                 CKPT_VERSION);
     TrainConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     if (ok) {
-        config_io(&s, &cfg, false);
+        config_io(&s, &cfg, false, version);
         char why[200];
         ok = s.ok && trainer_init(t, &cfg, why, sizeof why);
         if (!ok) snprintf(err, errlen, "'%.200s': %s", path, s.ok ? why : "truncated");
@@ -191,6 +203,7 @@ bool train_ckpt_load(Trainer *t, const char *path, char *err, size_t errlen) {
         char extra;
         ok = s.ok && hash == expect && fread(&extra, 1, 1, s.f) == 0;
         if (!ok) snprintf(err, errlen, "'%.200s': truncated or corrupt (hash mismatch)", path);
+        if (ok) train_net_refresh_eff(&t->net, 0, (size_t)t->net.inputs);
     }
     fclose(s.f);
     if (!ok) trainer_free(t);

@@ -52,6 +52,27 @@ bool train_record_decode(const unsigned char *rec, TrainPosition *p, char *err, 
     return true;
 }
 
+void train_record_unpack(const unsigned char *rec, TrainPosition *p) {
+    uint64_t lo = 0;
+    for (int i = 7; i >= 0; i--)
+        lo = lo << 8 | rec[i];
+    uint32_t hi = get_u32(rec + 8);
+    int n = 0;
+    for (; lo && n < TRAIN_MAX_PIECES; lo &= lo - 1, n++) {
+        p->square[n] = (uint8_t)__builtin_ctzll(lo);
+        p->piece[n] = (Piece)(rec[12 + n / 2] >> (n % 2 ? 4 : 0) & 0xF);
+    }
+    for (; hi && n < TRAIN_MAX_PIECES; hi &= hi - 1, n++) {
+        p->square[n] = (uint8_t)(64 + __builtin_ctz(hi));
+        p->piece[n] = (Piece)(rec[12 + n / 2] >> (n % 2 ? 4 : 0) & 0xF);
+    }
+    p->count = n;
+    p->score = (int16_t)(uint16_t)(rec[28] | rec[29] << 8);
+    p->result = rec[30];
+    p->stm = (Color)rec[31];
+    p->ply = (uint16_t)(rec[32] | rec[33] << 8);
+}
+
 void train_record_encode(const TrainPosition *p, unsigned char *rec) {
     memset(rec, 0, TRAIN_RECORD_SIZE);
     /* Records list pieces in increasing point order. */

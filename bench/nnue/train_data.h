@@ -57,6 +57,8 @@ static inline const unsigned char *train_record(const TrainData *d, size_t i) {
  * that no position can have. */
 bool train_record_decode(const unsigned char *rec, TrainPosition *p, char *err, size_t errlen);
 void train_record_encode(const TrainPosition *p, unsigned char *rec);
+/* Decode a record already checked (at load): no checks, fast. */
+void train_record_unpack(const unsigned char *rec, TrainPosition *p);
 /* Write the 16-byte file header. */
 bool train_data_write_header(FILE *f);
 

@@ -9,7 +9,7 @@
 
 #include "train_simd.h"
 
-enum { MAX_THREADS = 64 };
+enum { MAX_THREADS = 64, PREFETCH_AHEAD = 8 };
 static const double ADAM_BETA1 = 0.9, ADAM_BETA2 = 0.999, ADAM_EPS = 1e-8;
 
 void train_config_defaults(TrainConfig *cfg) {
@@ -32,17 +32,23 @@ void train_config_defaults(TrainConfig *cfg) {
     cfg->mirror = true;
     cfg->val_fraction = 0.02;
     cfg->qat_epochs = 1; /* the last one: see docs/nnue.md, "Quantisation" */
+    cfg->stack = false;
+    cfg->factorised = false;
+}
+
+TrainShape train_config_shape(const TrainConfig *cfg) {
+    return (TrainShape){cfg->feature_set, cfg->hidden, cfg->out_buckets, cfg->scale, cfg->stack, cfg->factorised};
 }
 
 bool trainer_init(Trainer *t, const TrainConfig *cfg, char *err, size_t errlen) {
     memset(t, 0, sizeof *t);
     t->cfg = *cfg;
-    if (!train_net_alloc(&t->net, cfg->feature_set, cfg->hidden, cfg->out_buckets, cfg->scale, err, errlen))
-        return false;
+    TrainShape shape = train_config_shape(cfg);
+    if (!train_net_alloc(&t->net, &shape, err, errlen)) return false;
     t->m = train_alloc_floats(t->net.count);
     t->v = train_alloc_floats(t->net.count);
-    t->out_q = train_alloc_floats(t->net.out_b - t->net.out_w);
-    if (!t->m || !t->v || !t->out_q) {
+    t->head_q = train_alloc_floats(t->net.head_end - t->net.head);
+    if (!t->m || !t->v || !t->head_q) {
         snprintf(err, errlen, "out of memory for the optimiser state");
         trainer_free(t);
         return false;
@@ -55,8 +61,8 @@ void trainer_free(Trainer *t) {
     train_net_free(&t->net);
     free(t->m);
     free(t->v);
-    free(t->out_q);
-    t->m = t->v = t->out_q = NULL;
+    free(t->head_q);
+    t->m = t->v = t->head_q = NULL;
 }
 
 static uint64_t mix64(uint64_t z) {
@@ -67,19 +73,21 @@ static uint64_t mix64(uint64_t z) {
 
 double train_batch(const TrainNet *net, const TrainLoss *loss, const TrainData *data, const uint32_t *idx, size_t n,
                    size_t total, uint64_t mirror_key, float *grad) {
-    float acc[2 * NNUE_HIDDEN_MAX];
+    TrainActs *acts = malloc(sizeof *acts);
     double sum = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; acts && i < n; i++) {
         TrainPosition p;
         TrainFeatures f;
-        char err[8];
-        if (!train_record_decode(train_record(data, idx[i]), &p, err, sizeof err)) continue; /* checked at load */
+        /* Records are visited in shuffled order: fetch a few ahead. */
+        if (i + PREFETCH_AHEAD < n) __builtin_prefetch(train_record(data, idx[i + PREFETCH_AHEAD]));
+        train_record_unpack(train_record(data, idx[i]), &p); /* checked at load */
         bool mirror = mirror_key && (mix64(mirror_key ^ (idx[i] * 0x9E3779B97F4A7C15ull)) & 1);
         train_features(net, &p, mirror, &f);
-        double g, eval = train_forward(net, &f, acc);
+        double g, eval = train_forward(net, &f, acts);
         sum += train_loss(loss, eval, train_target(loss, &p), &g);
-        if (grad) train_backward(net, &f, acc, (float)(g / (double)total), grad);
+        if (grad) train_backward(net, &f, acts, (float)(g / (double)total), grad);
     }
+    free(acts);
     return sum / (double)(total ? total : 1);
 }
 
@@ -152,6 +160,11 @@ static void job_gradient(Job *j) {
 
 static void job_adam(Job *j) { trainer_adam(j->t, j->grads, j->n_grads, j->lr, j->begin, j->end); }
 
+/* Factorised nets: the factor rows' gradient, then (after the step) the
+ * effective weights, each split by rows. */
+static void job_fold(Job *j) { train_net_fold_factor_grad(&j->t->net, j->grads, j->n_grads, j->begin, j->end); }
+static void job_refresh_eff(Job *j) { train_net_refresh_eff(&j->t->net, j->begin, j->end); }
+
 /* Loss (no gradient) of records begin..end in file order. */
 static void job_loss(Job *j) {
     uint32_t idx[1024];
@@ -166,21 +179,21 @@ static void job_loss(Job *j) {
 }
 
 static void job_qerror(Job *j) {
-    float acc[2 * NNUE_HIDDEN_MAX];
+    TrainActs *acts = malloc(sizeof *acts);
     double sum = 0, loss = 0, g;
-    for (size_t i = j->begin; i < j->end; i++) {
+    for (size_t i = j->begin; acts && i < j->end; i++) {
         TrainPosition p;
         TrainFeatures f;
-        char err[8];
-        if (!train_record_decode(train_record(j->data, i), &p, err, sizeof err)) continue;
+        train_record_unpack(train_record(j->data, i), &p);
         train_features(&j->t->net, &p, false, &f);
-        double e = train_forward(&j->t->net, &f, acc);
+        double e = train_forward(&j->t->net, &f, acts);
         if (e > NNUE_EVAL_LIMIT) e = NNUE_EVAL_LIMIT;
         if (e < -NNUE_EVAL_LIMIT) e = -NNUE_EVAL_LIMIT;
         int q = train_quant_eval(j->q, &p);
         sum += fabs(e - q);
         loss += train_loss(&j->t->cfg.loss, q, train_target(&j->t->cfg.loss, &p), &g);
     }
+    free(acts);
     j->result = sum;
     j->result2 = loss;
 }
@@ -276,10 +289,10 @@ bool trainer_epoch(Trainer *t, const TrainData *train, const TrainData *val, int
     const size_t batch = (size_t)cfg->batch, batches = (train->count + batch - 1) / batch;
     const uint64_t total_steps = (uint64_t)cfg->epochs * batches;
     double loss_sum = 0, last_report = start;
-    /* Quantisation-aware: the passes see the rounded output weights. */
+    /* Quantisation-aware: the passes see the rounded head weights. */
     const bool qat = t->epoch >= cfg->epochs - cfg->qat_epochs;
-    t->net.out_q = qat ? t->out_q : NULL;
-    if (qat) train_net_round_output(&t->net, t->out_q);
+    t->net.head_q = qat ? t->head_q : NULL;
+    if (qat) train_net_round_head(&t->net, t->head_q);
     for (size_t b = 0; b < batches; b++) {
         size_t first = b * batch, n = train->count - first < batch ? train->count - first : batch;
         Job proto = {.t = t,
@@ -293,8 +306,10 @@ bool trainer_epoch(Trainer *t, const TrainData *train, const TrainData *val, int
         t->step++;
         st->lr = trainer_lr(cfg, t->epoch, t->step - 1, total_steps);
         Job adam = {.t = t, .grads = grads, .n_grads = threads, .lr = st->lr};
+        if (t->net.factorised) split_run(&adam, threads, TRAIN_FACTOR_ROWS, job_fold);
         split_run(&adam, threads, t->net.count, job_adam);
-        if (qat) train_net_round_output(&t->net, t->out_q);
+        if (t->net.factorised) split_run(&adam, threads, (size_t)t->net.inputs, job_refresh_eff);
+        if (qat) train_net_round_head(&t->net, t->head_q);
         st->samples += n;
         double now = now_s();
         if (progress && now - last_report >= report_seconds) {

@@ -31,17 +31,21 @@ typedef struct {
     uint64_t seed;
     bool mirror;         /* random left-right mirror per sample */
     double val_fraction; /* of the records, taken from the end of the data */
-    int qat_epochs;      /* the last this many epochs train with rounded output weights */
+    int qat_epochs;      /* the last this many epochs train with rounded head weights */
+    bool stack;          /* the dense 16-32 stack after the accumulator */
+    bool factorised;     /* king buckets with the shared factor block */
 } TrainConfig;
 
 /* The defaults of `tuong-train train`. */
 void train_config_defaults(TrainConfig *cfg);
+/* The net shape a configuration trains. */
+TrainShape train_config_shape(const TrainConfig *cfg);
 
 typedef struct {
     TrainConfig cfg;
     TrainNet net;
     float *m, *v;  /* Adam moments */
-    float *out_q;  /* rounded output weights while training quantisation-aware */
+    float *head_q; /* the rounded head while training quantisation-aware */
     uint64_t step; /* Adam steps taken */
     int epoch;     /* epochs completed */
 } Trainer;

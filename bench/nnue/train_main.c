@@ -20,6 +20,7 @@ static const char Usage[] =
     "       tuong-train synth DATA COUNT [--seed S]     (random-play positions scored by the hand-crafted eval)\n"
     "options (defaults in brackets):\n"
     "  --features plain|kings [kings]  --hidden H [256]  --buckets 1|8 [8]  --scale S [400]\n"
+    "  --stack (the dense 16-32 layers after the accumulator)  --factorise (king buckets: a shared block)\n"
     "  --epochs N [20]  --batch N [16384]  --lr X [0.001]  --schedule cosine|step [cosine]\n"
     "  --lr-min X [3e-5] (cosine)  --lr-step N [8] --lr-gamma X [0.3] (step)  --wd X [0]\n"
     "  --k X [190]  --lambda X [0.75]  --power X [2]  --no-mirror  --seed N [1]\n"
@@ -66,6 +67,8 @@ static bool parse_option(Args *a, int argc, char **argv, int *i) {
     TrainConfig *c = &a->cfg;
     if (!strcmp(name, "--no-mirror")) return c->mirror = false, true;
     if (!strcmp(name, "--keep-checkpoints")) return a->keep_checkpoints = true, true;
+    if (!strcmp(name, "--stack")) return c->stack = true, true;
+    if (!strcmp(name, "--factorise") || !strcmp(name, "--factorize")) return c->factorised = true, true;
     if (*i + 1 >= argc) return die("option %s needs a value", name), false;
     const char *v = argv[++*i];
     /* Numbers: each goes to an int, a double or a uint64 within [lo, hi]. */
@@ -188,9 +191,10 @@ static int run_training(Trainer *t, const Args *a) {
     if (!load_data(a, &t->cfg, &train, &val, &val_own)) return 2;
     if (mkdir(a->out, 0777) != 0 && errno != EEXIST) return die("cannot create '%s': %s", a->out, strerror(errno));
     const TrainConfig *c = &t->cfg;
-    printf("tuong-train: %zu training and %zu validation positions; %s features, %d units, %d output buckets, "
+    printf("tuong-train: %zu training and %zu validation positions; %s%s features, %d units, %s%d output buckets, "
            "scale %d\n",
-           train.count, val.count, c->feature_set == NNUE_FS_PLAIN ? "plain" : "king-bucket", c->hidden, c->out_buckets,
+           train.count, val.count, c->feature_set == NNUE_FS_PLAIN ? "plain" : "king-bucket",
+           c->factorised ? " factorised" : "", c->hidden, c->stack ? "dense 16-32 stacks, " : "", c->out_buckets,
            c->scale);
     printf("tuong-train: loss |sigma(e/%g) - target|^%g, lambda %g; Adam lr %g (%s), batch %d, %d threads, seed "
            "%llu%s\n",

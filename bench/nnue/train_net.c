@@ -10,40 +10,65 @@
 #include "train_simd.h"
 
 /* Initial weights: uniform in +-FT_INIT (about 32 features sum to an
- * accumulator of spread 0.3 of the clamp range) and +-OUT_INIT / sqrt(2H). */
+ * accumulator of spread 0.3 of the clamp range) and +-OUT_INIT / sqrt(fan-in)
+ * for the head's layers. */
 static const float FT_INIT = 0.1f, OUT_INIT = 1.0f;
+/* The stack's first layers start with a small positive bias, so that their
+ * clipped units are alive (inside 0..1) from the first step. */
+static const float STACK_BIAS_INIT = 0.1f;
 
-bool train_net_alloc(TrainNet *net, int feature_set, int hidden, int out_buckets, int scale, char *err, size_t errlen) {
+bool train_net_alloc(TrainNet *net, const TrainShape *sh, char *err, size_t errlen) {
     memset(net, 0, sizeof *net);
-    if (feature_set < 0 || feature_set >= NNUE_FS_NB || hidden < NNUE_HIDDEN_MIN || hidden > NNUE_HIDDEN_MAX ||
-        hidden % NNUE_HIDDEN_STEP || (out_buckets != 1 && out_buckets != NNUE_OUT_BUCKETS_MAX) ||
-        scale < NNUE_SCALE_MIN || scale > NNUE_SCALE_MAX) {
+    if (sh->feature_set < 0 || sh->feature_set >= NNUE_FS_NB || sh->hidden < NNUE_HIDDEN_MIN ||
+        sh->hidden > NNUE_HIDDEN_MAX || sh->hidden % NNUE_HIDDEN_STEP ||
+        (sh->out_buckets != 1 && sh->out_buckets != NNUE_OUT_BUCKETS_MAX) || sh->scale < NNUE_SCALE_MIN ||
+        sh->scale > NNUE_SCALE_MAX || (sh->factorised && sh->feature_set != NNUE_FS_KING_BUCKETS)) {
         snprintf(err, errlen,
                  "unsupported network shape: feature set %d (0 plain, 1 king buckets), %d units (128..1024, a "
-                 "multiple of 32), %d output buckets (1 or 8), scale %d (1..10000)",
-                 feature_set, hidden, out_buckets, scale);
+                 "multiple of 32), %d output buckets (1 or 8), scale %d (1..10000)%s",
+                 sh->feature_set, sh->hidden, sh->out_buckets, sh->scale,
+                 sh->factorised && sh->feature_set != NNUE_FS_KING_BUCKETS ? ", a factoriser without king buckets"
+                                                                           : "");
         return false;
     }
-    net->feature_set = feature_set;
-    net->inputs = nnue_input_count(feature_set);
-    net->hidden = hidden;
-    net->out_buckets = out_buckets;
-    net->scale = scale;
-    size_t H = (size_t)hidden, O = (size_t)out_buckets;
+    net->feature_set = sh->feature_set;
+    net->inputs = nnue_input_count(sh->feature_set);
+    net->hidden = sh->hidden;
+    net->out_buckets = sh->out_buckets;
+    net->scale = sh->scale;
+    net->stack = sh->stack;
+    net->factorised = sh->factorised;
+    size_t H = (size_t)sh->hidden, O = (size_t)sh->out_buckets;
     net->ft_w = 0;
     net->ft_b = (size_t)net->inputs * H;
-    net->out_w = net->ft_b + H;
-    net->out_b = net->out_w + O * 2 * H;
-    net->count = net->out_b + O;
+    net->head = net->ft_b + H;
+    if (!sh->stack) {
+        net->out_w = net->head;
+        net->out_b = net->out_w + O * 2 * H;
+        net->head_end = net->out_b + O;
+    } else {
+        net->l1_w = net->head;
+        net->l1_b = net->l1_w + O * NNUE_L1 * 2 * H;
+        net->l2_w = net->l1_b + O * NNUE_L1;
+        net->l2_b = net->l2_w + O * NNUE_L2 * NNUE_L1;
+        net->l3_w = net->l2_b + O * NNUE_L2;
+        net->l3_b = net->l3_w + O * NNUE_L2;
+        net->head_end = net->l3_b + O;
+    }
+    net->fac_w = net->head_end;
+    net->count = net->fac_w + (sh->factorised ? (size_t)TRAIN_FACTOR_ROWS * H : 0);
     net->params = train_alloc_floats(net->count);
-    if (!net->params) {
+    net->ft_eff = sh->factorised ? train_alloc_floats(net->ft_b) : net->params + net->ft_w;
+    if (!net->params || !net->ft_eff) {
         snprintf(err, errlen, "out of memory for %zu parameters", net->count);
+        train_net_free(net);
         return false;
     }
     return true;
 }
 
 void train_net_free(TrainNet *net) {
+    if (net->factorised) free(net->ft_eff);
     free(net->params);
     memset(net, 0, sizeof *net);
 }
@@ -60,31 +85,84 @@ static float uniform(uint64_t *s, float limit) {
     return limit * (float)((double)(splitmix(s) >> 11) / (double)(1ull << 53) * 2.0 - 1.0);
 }
 
+static void fill_uniform(float *p, size_t n, uint64_t *s, float limit) {
+    for (size_t i = 0; i < n; i++)
+        p[i] = uniform(s, limit);
+}
+
 void train_net_randomise(TrainNet *net, uint64_t seed) {
     uint64_t s = seed;
-    float out = OUT_INIT / sqrtf(2.0f * (float)net->hidden);
-    memset(net->params, 0, sizeof(float) * net->count);
-    for (size_t i = net->ft_w; i < net->ft_b; i++)
-        net->params[i] = uniform(&s, FT_INIT);
-    for (size_t i = net->out_w; i < net->out_b; i++)
-        net->params[i] = uniform(&s, out);
+    const size_t H = (size_t)net->hidden, O = (size_t)net->out_buckets;
+    float *p = net->params;
+    memset(p, 0, sizeof(float) * net->count);
+    /* The ft rows first, so a plain net's draws are those of earlier versions. */
+    if (net->factorised)
+        fill_uniform(p + net->fac_w, (size_t)TRAIN_FACTOR_ROWS * H, &s, FT_INIT);
+    else
+        fill_uniform(p + net->ft_w, net->ft_b - net->ft_w, &s, FT_INIT);
+    if (!net->stack) {
+        fill_uniform(p + net->out_w, O * 2 * H, &s, OUT_INIT / sqrtf(2.0f * (float)H));
+    } else {
+        fill_uniform(p + net->l1_w, O * NNUE_L1 * 2 * H, &s, OUT_INIT / sqrtf(2.0f * (float)H));
+        fill_uniform(p + net->l2_w, O * NNUE_L2 * NNUE_L1, &s, OUT_INIT / sqrtf((float)NNUE_L1));
+        fill_uniform(p + net->l3_w, O * NNUE_L2, &s, OUT_INIT / sqrtf((float)NNUE_L2));
+        for (size_t i = net->l1_b; i < net->l2_w; i++)
+            p[i] = STACK_BIAS_INIT;
+        for (size_t i = net->l2_b; i < net->l3_w; i++)
+            p[i] = STACK_BIAS_INIT;
+    }
+    train_net_refresh_eff(net, 0, (size_t)net->inputs);
+}
+
+bool train_net_is_q64(const TrainNet *net, size_t i) {
+    if (!net->stack) return i >= net->out_w && i < net->out_b;
+    return (i >= net->l1_w && i < net->l1_b) || (i >= net->l2_w && i < net->l2_b) || (i >= net->l3_w && i < net->l3_b);
 }
 
 void train_net_clip(TrainNet *net, size_t begin, size_t end) {
     float *p = net->params;
     for (size_t i = begin; i < end; i++) {
-        float c = i >= net->out_w && i < net->out_b ? TRAIN_OUT_CLIP : TRAIN_FT_CLIP;
+        bool head = i >= net->head && i < net->head_end;
+        if (head && !train_net_is_q64(net, i)) continue; /* a bias of the head: int32 holds it */
+        float c = head ? TRAIN_OUT_CLIP : TRAIN_FT_CLIP;
         p[i] = p[i] > c ? c : p[i] < -c ? -c : p[i];
     }
 }
 
-void train_net_round_output(const TrainNet *net, float *out) {
-    for (size_t i = net->out_w; i < net->out_b; i++)
-        out[i - net->out_w] = roundf(net->params[i] * NNUE_QB) / NNUE_QB;
+void train_net_round_head(const TrainNet *net, float *out) {
+    for (size_t i = net->head; i < net->head_end; i++)
+        out[i - net->head] = train_net_is_q64(net, i) ? roundf(net->params[i] * NNUE_QB) / NNUE_QB : net->params[i];
 }
 
-static inline const float *output_weights(const TrainNet *net, int bucket) {
-    return (net->out_q ? net->out_q : net->params + net->out_w) + (size_t)bucket * 2 * (size_t)net->hidden;
+void train_net_refresh_eff(TrainNet *net, size_t row_begin, size_t row_end) {
+    if (!net->factorised) return;
+    const int H = net->hidden;
+    for (size_t r = row_begin; r < row_end; r++) {
+        const float *own = net->params + net->ft_w + r * (size_t)H;
+        const float *fac = net->params + net->fac_w + (r % TRAIN_FACTOR_ROWS) * (size_t)H;
+        float *eff = net->ft_eff + r * (size_t)H;
+        for (int j = 0; j < H; j++)
+            eff[j] = own[j] + fac[j];
+    }
+}
+
+void train_net_fold_factor_grad(const TrainNet *net, float *const *grads, int n_grads, size_t row_begin,
+                                size_t row_end) {
+    if (!net->factorised) return;
+    const int H = net->hidden;
+    const size_t buckets = (size_t)net->inputs / TRAIN_FACTOR_ROWS;
+    for (size_t r = row_begin; r < row_end; r++) {
+        float *dst = grads[0] + net->fac_w + r * (size_t)H;
+        memset(dst, 0, sizeof(float) * (size_t)H);
+        for (int t = 0; t < n_grads; t++)
+            for (size_t b = 0; b < buckets; b++)
+                train_add(dst, grads[t] + net->ft_w + (b * TRAIN_FACTOR_ROWS + r) * (size_t)H, H);
+    }
+}
+
+/* The head's parameters the passes read: the params', or the rounded copy. */
+static inline const float *head_param(const TrainNet *net, size_t offset) {
+    return net->head_q ? net->head_q + (offset - net->head) : net->params + offset;
 }
 
 void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, TrainFeatures *f) {
@@ -105,33 +183,94 @@ void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, Tr
     }
 }
 
-float train_forward(const TrainNet *net, const TrainFeatures *f, float *acc) {
-    const int H = net->hidden;
-    const float *w = net->params;
-    for (int half = 0; half < 2; half++) {
-        Color c = half == 0 ? f->stm : (Color)!f->stm;
-        float *a = acc + half * H;
-        memcpy(a, w + net->ft_b, sizeof(float) * (size_t)H);
-        for (int i = 0; i < f->count; i++)
-            train_add(a, w + net->ft_w + (size_t)f->feature[c][i] * (size_t)H, H);
+static inline float clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+
+/* The dense stack of bucket b on a->acc; returns the output before SCALE. */
+static float stack_forward(const TrainNet *net, int b, TrainActs *a) {
+    const int H2 = 2 * net->hidden;
+    const float *l1w = head_param(net, net->l1_w + (size_t)b * NNUE_L1 * (size_t)H2);
+    const float *l1b = head_param(net, net->l1_b + (size_t)b * NNUE_L1);
+    const float *l2w = head_param(net, net->l2_w + (size_t)b * NNUE_L2 * NNUE_L1);
+    const float *l2b = head_param(net, net->l2_b + (size_t)b * NNUE_L2);
+    const float *l3w = head_param(net, net->l3_w + (size_t)b * NNUE_L2);
+    train_sqr_clamp(a->u, a->acc, H2);
+    for (int j = 0; j < NNUE_L1; j++) {
+        a->o1[j] = l1b[j] + train_dot(l1w + (size_t)j * (size_t)H2, a->u, H2);
+        a->h1[j] = clamp01(a->o1[j]);
     }
-    const float *ow = output_weights(net, f->bucket);
-    return (train_screlu_dot(acc, ow, 2 * H) + w[net->out_b + (size_t)f->bucket]) * (float)net->scale;
+    float out = *head_param(net, net->l3_b + (size_t)b);
+    for (int k = 0; k < NNUE_L2; k++) {
+        a->o2[k] = l2b[k] + train_dot(l2w + (size_t)k * NNUE_L1, a->h1, NNUE_L1);
+        a->h2[k] = clamp01(a->o2[k]);
+        out += l3w[k] * a->h2[k];
+    }
+    return out;
 }
 
-void train_backward(const TrainNet *net, const TrainFeatures *f, const float *acc, float g, float *grad) {
+float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a) {
+    const int H = net->hidden;
+    const float *bias = net->params + net->ft_b;
+    for (int half = 0; half < 2; half++) {
+        Color c = half == 0 ? f->stm : (Color)!f->stm;
+        const float *rows[TRAIN_MAX_PIECES];
+        for (int i = 0; i < f->count; i++)
+            rows[i] = net->ft_eff + (size_t)f->feature[c][i] * (size_t)H;
+        train_sum_rows(a->acc + half * H, bias, rows, f->count, H);
+    }
+    if (net->stack) return stack_forward(net, f->bucket, a) * (float)net->scale;
+    const float *ow = head_param(net, net->out_w + (size_t)f->bucket * 2 * (size_t)H);
+    return (train_screlu_dot(a->acc, ow, 2 * H) + *head_param(net, net->out_b + (size_t)f->bucket)) * (float)net->scale;
+}
+
+/* The stack backwards for d(loss)/d(output) = g: its gradients into grad,
+ * d(loss)/d(acc) into d_acc. */
+static void stack_backward(const TrainNet *net, int b, const TrainActs *a, float g, float *grad, float *d_acc) {
+    const int H2 = 2 * net->hidden;
+    const size_t l1w = net->l1_w + (size_t)b * NNUE_L1 * (size_t)H2, l1b = net->l1_b + (size_t)b * NNUE_L1;
+    const size_t l2w = net->l2_w + (size_t)b * NNUE_L2 * NNUE_L1, l2b = net->l2_b + (size_t)b * NNUE_L2;
+    const size_t l3w = net->l3_w + (size_t)b * NNUE_L2;
+    const float *w2 = head_param(net, l2w), *w3 = head_param(net, l3w), *w1 = head_param(net, l1w);
+    float d_h1[NNUE_L1] = {0};
+    grad[net->l3_b + (size_t)b] += g;
+    for (int k = 0; k < NNUE_L2; k++) {
+        grad[l3w + (size_t)k] += g * a->h2[k];
+        if (a->o2[k] <= 0.0f || a->o2[k] >= 1.0f) continue;
+        float d = g * w3[k];
+        grad[l2b + (size_t)k] += d;
+        train_axpy(grad + l2w + (size_t)k * NNUE_L1, d, a->h1, NNUE_L1);
+        train_axpy(d_h1, d, w2 + (size_t)k * NNUE_L1, NNUE_L1);
+    }
+    float d_u[2 * NNUE_HIDDEN_MAX];
+    memset(d_u, 0, sizeof(float) * (size_t)H2);
+    for (int j = 0; j < NNUE_L1; j++) {
+        if (a->o1[j] <= 0.0f || a->o1[j] >= 1.0f || d_h1[j] == 0.0f) continue;
+        grad[l1b + (size_t)j] += d_h1[j];
+        train_axpy(grad + l1w + (size_t)j * (size_t)H2, d_h1[j], a->u, H2);
+        train_axpy(d_u, d_h1[j], w1 + (size_t)j * (size_t)H2, H2);
+    }
+    for (int i = 0; i < H2; i++)
+        d_acc[i] = a->acc[i] > 0.0f && a->acc[i] < 1.0f ? 2.0f * a->acc[i] * d_u[i] : 0.0f;
+}
+
+void train_backward(const TrainNet *net, const TrainFeatures *f, const TrainActs *a, float g, float *grad) {
     const int H = net->hidden;
     const float g_out = g * (float)net->scale;
-    const float *ow = output_weights(net, f->bucket);
     float d_acc[2 * NNUE_HIDDEN_MAX];
-    train_screlu_backward(acc, ow, g_out, grad + net->out_w + (size_t)f->bucket * 2 * (size_t)H, d_acc, 2 * H);
-    grad[net->out_b + (size_t)f->bucket] += g_out;
+    if (net->stack) {
+        stack_backward(net, f->bucket, a, g_out, grad, d_acc);
+    } else {
+        const float *ow = head_param(net, net->out_w + (size_t)f->bucket * 2 * (size_t)H);
+        train_screlu_backward(a->acc, ow, g_out, grad + net->out_w + (size_t)f->bucket * 2 * (size_t)H, d_acc, 2 * H);
+        grad[net->out_b + (size_t)f->bucket] += g_out;
+    }
     train_add(grad + net->ft_b, d_acc, H);
     train_add(grad + net->ft_b, d_acc + H, H);
     for (int half = 0; half < 2; half++) {
         Color c = half == 0 ? f->stm : (Color)!f->stm;
+        float *rows[TRAIN_MAX_PIECES];
         for (int i = 0; i < f->count; i++)
-            train_add(grad + net->ft_w + (size_t)f->feature[c][i] * (size_t)H, d_acc + half * H, H);
+            rows[i] = grad + net->ft_w + (size_t)f->feature[c][i] * (size_t)H;
+        train_scatter_rows(rows, f->count, d_acc + half * H, H);
     }
 }
 

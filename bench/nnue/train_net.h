@@ -3,12 +3,26 @@
 /*
  * The float network of the trainer, its forward and backward passes for
  * one position, and the loss. Same architecture as the engine's
- * (engine/nnue/nnue_arch.h) in float units: accumulator 1.0 = QA, output
- * weight 1.0 = QB, eval = output * SCALE.
+ * (engine/nnue/nnue_arch.h) in float units: accumulator 1.0 = QA, eval =
+ * output * SCALE; without the dense stack the output weight 1.0 = QB, with
+ * it the stack's activations 1.0 = QH and its weights 1.0 = QW.
  *
  * All parameters live in one float array (gradients and Adam moments use
- * the same layout): ft weights [inputs][H], ft bias [H], out weights
- * [O][2H] (side to move's half first), out bias [O].
+ * the same layout):
+ *
+ *   ft weights [inputs][H], ft bias [H], then the head:
+ *   no stack:  out weights [O][2H] (side to move's half first), out bias [O]
+ *   stack:     l1 weights [O][L1][2H], l1 bias [O][L1], l2 weights
+ *              [O][L2][L1], l2 bias [O][L2], l3 weights [O][L2], l3 bias [O]
+ *   then, factorised king buckets only: the factor block [14 * 90][H]
+ *
+ * The factoriser: with king buckets every piece-on-point input of a bucket
+ * also feeds a shared piece x point row, so every position trains the row
+ * that all buckets use, not only its own bucket's. The passes use the
+ * effective weights (bucket row + factor row, kept in `ft_eff` and rebuilt
+ * after every step); the factor row's gradient is the sum of its buckets'.
+ * The exported net holds the effective weights: the engine never sees the
+ * factor.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,23 +31,34 @@
 #include "nnue/nnue_arch.h"
 #include "train_data.h"
 
-/* Output weights are kept within +-OUT_CLIP so that an int16 clamp(acc) *
- * weight never overflows: 255 * 127 < 32768 (the engine's madd trick). */
+/* Weights that the engine stores in 8 or 16 bits at scale 64 (QB = QW) stay
+ * within +-CLIP: 255 * 127 < 32768 (the output layer's madd trick), and
+ * int8 holds 127. */
 #define TRAIN_OUT_CLIP (127.0f / NNUE_QB)
 /* Feature transformer weights and biases stay within what int16 holds. */
 #define TRAIN_FT_CLIP (32767.0f / NNUE_QA)
 
+enum { TRAIN_FACTOR_ROWS = NNUE_PIECE_INDEX_NB * 90 };
+
 typedef struct {
     int feature_set, inputs, hidden, out_buckets, scale;
-    size_t count; /* parameters */
+    bool stack;      /* the dense 16-32 stack (a version-2 net) */
+    bool factorised; /* king buckets with the shared factor block */
+    size_t count;    /* parameters */
     float *params;
-    /* Offsets of the four tensors in params. */
+    /* Offsets of the tensors in params (those of the other head are 0). */
     size_t ft_w, ft_b, out_w, out_b;
-    /* Quantisation-aware training: when set, the forward and backward passes
-     * use these output weights (the params' rounded to the QB grid) instead
+    size_t l1_w, l1_b, l2_w, l2_b, l3_w, l3_b;
+    size_t head, head_end; /* the head's range: [head, head_end) */
+    size_t fac_w;          /* factor block (factorised), else == count */
+    /* The ft weights the passes read: params + ft_w, or the effective
+     * weights of a factorised net. */
+    float *ft_eff;
+    /* Quantisation-aware training: when set, the passes use this copy of the
+     * head ([head, head_end), its weights rounded to the 1/64 grid) instead
      * of the params', and the gradient goes to the params unchanged
      * (straight-through). NULL: plain float training. */
-    const float *out_q;
+    const float *head_q;
 } TrainNet;
 
 /* Active features of one position, both perspectives. */
@@ -44,24 +69,49 @@ typedef struct {
     int32_t feature[COLOR_NB][TRAIN_MAX_PIECES];
 } TrainFeatures;
 
+/* What the forward pass keeps for the backward pass. */
+typedef struct {
+    float acc[2 * NNUE_HIDDEN_MAX]; /* side to move's accumulator, then the other's */
+    float u[2 * NNUE_HIDDEN_MAX];   /* stack: clamp(acc)^2 */
+    float o1[NNUE_L1], h1[NNUE_L1]; /* stack: first layer's sums and activations */
+    float o2[NNUE_L2], h2[NNUE_L2];
+} TrainActs;
+
+/* The shape of a net. */
+typedef struct {
+    int feature_set, hidden, out_buckets, scale;
+    bool stack, factorised;
+} TrainShape;
+
 /* Allocate a net of this shape (parameters zero); false if the shape is
  * not one the engine reads or memory is short. */
-bool train_net_alloc(TrainNet *net, int feature_set, int hidden, int out_buckets, int scale, char *err, size_t errlen);
+bool train_net_alloc(TrainNet *net, const TrainShape *shape, char *err, size_t errlen);
 void train_net_free(TrainNet *net);
-/* Seeded small uniform weights, zero biases. */
+/* Seeded small uniform weights, zero biases (a factorised net starts with
+ * zero bucket rows: a plain net in disguise). */
 void train_net_randomise(TrainNet *net, uint64_t seed);
-/* Clip every parameter into the range quantisation needs. */
+/* Clip every parameter of [begin, end) into the range quantisation needs. */
 void train_net_clip(TrainNet *net, size_t begin, size_t end);
-/* The output weights rounded to the QB grid, into out (O * 2H floats). */
-void train_net_round_output(const TrainNet *net, float *out);
+/* Is parameter i one the engine stores at scale 64 (clipped, rounded by QAT)? */
+bool train_net_is_q64(const TrainNet *net, size_t i);
+/* The head with its scale-64 weights rounded to the grid, into out
+ * (head_end - head floats). */
+void train_net_round_head(const TrainNet *net, float *out);
+/* Rebuild the effective ft rows [row_begin, row_end) of a factorised net
+ * (no-op otherwise). */
+void train_net_refresh_eff(TrainNet *net, size_t row_begin, size_t row_end);
+/* Fold a factorised net's ft gradient into its factor rows
+ * [row_begin, row_end): factor row r gets the sum over threads and buckets. */
+void train_net_fold_factor_grad(const TrainNet *net, float *const *grads, int n_grads, size_t row_begin,
+                                size_t row_end);
 
 /* The features of p for net (mirrored left-right when mirror is set). */
 void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, TrainFeatures *f);
-/* Forward pass: the eval in engine units (side to move's view). acc (2H
- * floats: side to move's accumulator, then the other) is kept for backward. */
-float train_forward(const TrainNet *net, const TrainFeatures *f, float *acc);
-/* Backward pass: add d(loss)/d(params) to grad for d(loss)/d(eval) = g. */
-void train_backward(const TrainNet *net, const TrainFeatures *f, const float *acc, float g, float *grad);
+/* Forward pass: the eval in engine units (side to move's view). */
+float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a);
+/* Backward pass: add d(loss)/d(params) to grad for d(loss)/d(eval) = g
+ * (the ft part at the rows of the effective weights). */
+void train_backward(const TrainNet *net, const TrainFeatures *f, const TrainActs *a, float g, float *grad);
 
 typedef struct {
     double k;      /* sigmoid scale in engine units: p = sigma(eval / k) */

@@ -18,6 +18,34 @@ static int16_t to_i16(double x, size_t *saturated) {
     return (int16_t)r;
 }
 
+static int8_t to_i8(double x, size_t *saturated) {
+    double r = round(x);
+    if (r > INT8_MAX || r < INT8_MIN) {
+        (*saturated)++;
+        return r > 0 ? INT8_MAX : INT8_MIN;
+    }
+    return (int8_t)r;
+}
+
+static int32_t to_i32(double x, size_t *saturated) {
+    double r = round(x);
+    if (r > INT32_MAX || r < INT32_MIN) {
+        (*saturated)++;
+        return r > 0 ? INT32_MAX : INT32_MIN;
+    }
+    return (int32_t)r;
+}
+
+static void quantise_i8(int8_t *dst, const float *src, size_t n, size_t *sat) {
+    for (size_t i = 0; i < n; i++)
+        dst[i] = to_i8((double)src[i] * NNUE_QW, sat);
+}
+
+static void quantise_i32(int32_t *dst, const float *src, size_t n, double scale, size_t *sat) {
+    for (size_t i = 0; i < n; i++)
+        dst[i] = to_i32((double)src[i] * scale, sat);
+}
+
 bool train_quantise(const TrainNet *net, QuantNet *q) {
     memset(q, 0, sizeof *q);
     size_t H = (size_t)net->hidden, O = (size_t)net->out_buckets, ft = (size_t)net->inputs * H;
@@ -26,26 +54,45 @@ bool train_quantise(const TrainNet *net, QuantNet *q) {
     q->hidden = net->hidden;
     q->out_buckets = net->out_buckets;
     q->scale = net->scale;
+    q->stack = net->stack;
     q->ft_w = malloc(sizeof(int16_t) * ft);
     q->ft_b = malloc(sizeof(int16_t) * H);
-    q->out_w = malloc(sizeof(int16_t) * O * 2 * H);
-    q->out_b = malloc(sizeof(int32_t) * O);
-    if (!q->ft_w || !q->ft_b || !q->out_w || !q->out_b) {
+    bool ok = q->ft_w && q->ft_b;
+    if (!net->stack) {
+        q->out_w = malloc(sizeof(int16_t) * O * 2 * H);
+        q->out_b = malloc(sizeof(int32_t) * O);
+        ok = ok && q->out_w && q->out_b;
+    } else {
+        q->l1_w = malloc(O * NNUE_L1 * 2 * H);
+        q->l2_w = malloc(O * NNUE_L2 * NNUE_L1);
+        q->l3_w = malloc(O * NNUE_L2);
+        q->l1_b = malloc(sizeof(int32_t) * O * NNUE_L1);
+        q->l2_b = malloc(sizeof(int32_t) * O * NNUE_L2);
+        q->l3_b = malloc(sizeof(int32_t) * O);
+        ok = ok && q->l1_w && q->l2_w && q->l3_w && q->l1_b && q->l2_b && q->l3_b;
+    }
+    if (!ok) {
         train_quant_free(q);
         return false;
     }
     const float *p = net->params;
     for (size_t i = 0; i < ft; i++)
-        q->ft_w[i] = to_i16((double)p[net->ft_w + i] * NNUE_QA, &q->saturated);
+        q->ft_w[i] = to_i16((double)net->ft_eff[i] * NNUE_QA, &q->saturated);
     for (size_t i = 0; i < H; i++)
         q->ft_b[i] = to_i16((double)p[net->ft_b + i] * NNUE_QA, &q->saturated);
-    for (size_t i = 0; i < O * 2 * H; i++)
-        q->out_w[i] = to_i16((double)p[net->out_w + i] * NNUE_QB, &q->saturated);
-    for (size_t i = 0; i < O; i++) {
-        double b = round((double)p[net->out_b + i] * NNUE_QA * NNUE_QB);
-        if (b > INT32_MAX || b < INT32_MIN) q->saturated++;
-        q->out_b[i] = (int32_t)(b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : b);
+    if (!net->stack) {
+        for (size_t i = 0; i < O * 2 * H; i++)
+            q->out_w[i] = to_i16((double)p[net->out_w + i] * NNUE_QB, &q->saturated);
+        quantise_i32(q->out_b, p + net->out_b, O, (double)NNUE_QA * NNUE_QB, &q->saturated);
+        return true;
     }
+    const double bias_scale = (double)NNUE_QH * NNUE_QW;
+    quantise_i8(q->l1_w, p + net->l1_w, O * NNUE_L1 * 2 * H, &q->saturated);
+    quantise_i8(q->l2_w, p + net->l2_w, O * NNUE_L2 * NNUE_L1, &q->saturated);
+    quantise_i8(q->l3_w, p + net->l3_w, O * NNUE_L2, &q->saturated);
+    quantise_i32(q->l1_b, p + net->l1_b, O * NNUE_L1, bias_scale, &q->saturated);
+    quantise_i32(q->l2_b, p + net->l2_b, O * NNUE_L2, bias_scale, &q->saturated);
+    quantise_i32(q->l3_b, p + net->l3_b, O, bias_scale, &q->saturated);
     return true;
 }
 
@@ -54,6 +101,12 @@ void train_quant_free(QuantNet *q) {
     free(q->ft_b);
     free(q->out_w);
     free(q->out_b);
+    free(q->l1_w);
+    free(q->l2_w);
+    free(q->l3_w);
+    free(q->l1_b);
+    free(q->l2_b);
+    free(q->l3_b);
     memset(q, 0, sizeof *q);
 }
 
@@ -70,37 +123,65 @@ static unsigned char *put_i16s(unsigned char *p, const int16_t *v, size_t n) {
     return p + 2 * n;
 }
 
-bool train_quant_write(const QuantNet *q, const char *path, uint32_t *hash, char *err, size_t errlen) {
+static unsigned char *put_i32s(unsigned char *p, const int32_t *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        put_u32(p + 4 * i, (uint32_t)v[i]);
+    return p + 4 * n;
+}
+
+static unsigned char *put_i8s(unsigned char *p, const int8_t *v, size_t n) {
+    memcpy(p, v, n);
+    return p + n;
+}
+
+/* The payload after the header: ft, then the head. */
+static void put_payload(const QuantNet *q, unsigned char *p) {
     size_t H = (size_t)q->hidden, O = (size_t)q->out_buckets;
-    size_t payload = nnue_payload_size(q->feature_set, q->hidden, q->out_buckets);
-    unsigned char *buf = malloc(NNUE_HEADER_SIZE + payload);
+    p = put_i16s(p, q->ft_w, (size_t)q->inputs * H);
+    p = put_i16s(p, q->ft_b, H);
+    if (!q->stack) {
+        p = put_i16s(p, q->out_w, O * 2 * H);
+        put_i32s(p, q->out_b, O);
+        return;
+    }
+    for (size_t b = 0; b < O; b++) {
+        p = put_i8s(p, q->l1_w + b * NNUE_L1 * 2 * H, NNUE_L1 * 2 * H);
+        p = put_i32s(p, q->l1_b + b * NNUE_L1, NNUE_L1);
+        p = put_i8s(p, q->l2_w + b * NNUE_L2 * NNUE_L1, NNUE_L2 * NNUE_L1);
+        p = put_i32s(p, q->l2_b + b * NNUE_L2, NNUE_L2);
+        p = put_i8s(p, q->l3_w + b * NNUE_L2, NNUE_L2);
+        p = put_i32s(p, q->l3_b + b, 1);
+    }
+}
+
+bool train_quant_write(const QuantNet *q, const char *path, uint32_t *hash, char *err, size_t errlen) {
+    const size_t header = q->stack ? NNUE_HEADER_SIZE_STACK : NNUE_HEADER_SIZE;
+    size_t payload = nnue_payload_bytes(q->feature_set, q->hidden, q->out_buckets, q->stack);
+    unsigned char *buf = malloc(header + payload);
     if (!buf) {
         snprintf(err, errlen, "out of memory writing '%.200s'", path);
         return false;
     }
-    unsigned char *p = buf + NNUE_HEADER_SIZE;
-    p = put_i16s(p, q->ft_w, (size_t)q->inputs * H);
-    p = put_i16s(p, q->ft_b, H);
-    p = put_i16s(p, q->out_w, O * 2 * H);
-    for (size_t i = 0; i < O; i++, p += 4)
-        put_u32(p, (uint32_t)q->out_b[i]);
-    uint32_t h = nnue_fnv1a(NNUE_FNV_SEED, buf + NNUE_HEADER_SIZE, payload);
+    put_payload(q, buf + header);
+    uint32_t h = nnue_fnv1a(NNUE_FNV_SEED, buf + header, payload);
     memcpy(buf, NNUE_MAGIC, 8);
-    const uint32_t fields[8] = {NNUE_VERSION,
-                                (uint32_t)q->feature_set,
-                                (uint32_t)q->hidden,
-                                (uint32_t)q->out_buckets,
-                                NNUE_QA,
-                                NNUE_QB,
-                                (uint32_t)q->scale,
-                                h};
-    for (int i = 0; i < 8; i++)
+    const uint32_t fields[10] = {q->stack ? NNUE_VERSION_STACK : NNUE_VERSION,
+                                 (uint32_t)q->feature_set,
+                                 (uint32_t)q->hidden,
+                                 (uint32_t)q->out_buckets,
+                                 NNUE_QA,
+                                 NNUE_QB,
+                                 (uint32_t)q->scale,
+                                 h,
+                                 NNUE_L1,
+                                 NNUE_L2};
+    for (size_t i = 0; i < (header - 8) / 4; i++)
         put_u32(buf + 8 + 4 * i, fields[i]);
     /* Write beside the target and rename: a reader never sees half a net. */
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(buf, 1, NNUE_HEADER_SIZE + payload, f) == NNUE_HEADER_SIZE + payload;
+    bool ok = f && fwrite(buf, 1, header + payload, f) == header + payload;
     if (f && fclose(f) != 0) ok = false;
     if (ok && rename(tmp, path) != 0) ok = false;
     if (!ok) {
@@ -124,13 +205,8 @@ static void accumulate(const QuantNet *q, const TrainPosition *p, const Square *
     }
 }
 
-int train_quant_eval(const QuantNet *q, const TrainPosition *p) {
-    int16_t acc[COLOR_NB][NNUE_HIDDEN_MAX];
-    Square king[COLOR_NB];
-    train_position_kings(p, king);
-    accumulate(q, p, king, p->stm, acc[0]);
-    accumulate(q, p, king, (Color)!p->stm, acc[1]);
-    int bucket = nnue_output_bucket(p->count, q->out_buckets);
+/* The version-1 output: SCReLU against int16 weights, int32 wrapping. */
+static int64_t output_v1(const QuantNet *q, int bucket, int16_t acc[COLOR_NB][NNUE_HIDDEN_MAX]) {
     const int16_t *w = q->out_w + (size_t)bucket * 2 * (size_t)q->hidden;
     uint32_t sum = 0; /* int32 with wraparound */
     for (int half = 0; half < 2; half++)
@@ -139,6 +215,40 @@ int train_quant_eval(const QuantNet *q, const TrainPosition *p) {
             int16_t vw = (int16_t)(uint16_t)(unsigned)(v * w[half * q->hidden + j]);
             sum += (uint32_t)(vw * v);
         }
-    int64_t eval = nnue_output_scale((int32_t)sum, q->out_b[bucket], q->scale);
+    return nnue_output_scale((int32_t)sum, q->out_b[bucket], q->scale);
+}
+
+/* The version-2 stack, straight from nnue_arch.h's formulas. */
+static int64_t output_stack(const QuantNet *q, int bucket, int16_t acc[COLOR_NB][NNUE_HIDDEN_MAX]) {
+    const int H = q->hidden, H2 = 2 * H;
+    const int8_t *w1 = q->l1_w + (size_t)bucket * NNUE_L1 * (size_t)H2;
+    const int8_t *w2 = q->l2_w + (size_t)bucket * NNUE_L2 * NNUE_L1, *w3 = q->l3_w + (size_t)bucket * NNUE_L2;
+    int u[2 * NNUE_HIDDEN_MAX], h1[NNUE_L1];
+    for (int i = 0; i < H2; i++)
+        u[i] = nnue_sqr_unit(acc[i / H][i % H]);
+    for (int j = 0; j < NNUE_L1; j++) {
+        int32_t s = q->l1_b[bucket * NNUE_L1 + j];
+        for (int i = 0; i < H2; i++)
+            s += u[i] * w1[(size_t)j * (size_t)H2 + (size_t)i];
+        h1[j] = nnue_crelu(s);
+    }
+    int32_t out = q->l3_b[bucket];
+    for (int k = 0; k < NNUE_L2; k++) {
+        int32_t s = q->l2_b[bucket * NNUE_L2 + k];
+        for (int j = 0; j < NNUE_L1; j++)
+            s += h1[j] * w2[k * NNUE_L1 + j];
+        out += nnue_crelu(s) * w3[k];
+    }
+    return nnue_stack_scale(out, q->scale);
+}
+
+int train_quant_eval(const QuantNet *q, const TrainPosition *p) {
+    int16_t acc[COLOR_NB][NNUE_HIDDEN_MAX];
+    Square king[COLOR_NB];
+    train_position_kings(p, king);
+    accumulate(q, p, king, p->stm, acc[0]);
+    accumulate(q, p, king, (Color)!p->stm, acc[1]);
+    int bucket = nnue_output_bucket(p->count, q->out_buckets);
+    int64_t eval = q->stack ? output_stack(q, bucket, acc) : output_v1(q, bucket, acc);
     return (int)(eval > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : eval < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : eval);
 }

@@ -38,6 +38,121 @@ static inline void train_add(float *restrict dst, const float *restrict src, int
 #endif
 }
 
+/* The ft passes walk H (a multiple of 32) in blocks of 32 units held in
+ * registers: 2 AVX-512 or 4 AVX2 registers, plain C otherwise. */
+#if defined(__AVX512F__) && TRAIN_AVX2
+#define TRAIN_AVX512 1
+typedef __m512 TrainBlockVec;
+enum { TRAIN_BLOCK_REGS = 2, TRAIN_BLOCK_LANES = 16 };
+static inline TrainBlockVec tb_load(const float *p) { return _mm512_loadu_ps(p); }
+static inline void tb_store(float *p, TrainBlockVec v) { _mm512_storeu_ps(p, v); }
+static inline TrainBlockVec tb_add(TrainBlockVec a, TrainBlockVec b) { return _mm512_add_ps(a, b); }
+static inline unsigned tb_nonzero(TrainBlockVec v) {
+    return (unsigned)_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+}
+#elif TRAIN_AVX2
+typedef __m256 TrainBlockVec;
+enum { TRAIN_BLOCK_REGS = 4, TRAIN_BLOCK_LANES = 8 };
+static inline TrainBlockVec tb_load(const float *p) { return _mm256_loadu_ps(p); }
+static inline void tb_store(float *p, TrainBlockVec v) { _mm256_storeu_ps(p, v); }
+static inline TrainBlockVec tb_add(TrainBlockVec a, TrainBlockVec b) { return _mm256_add_ps(a, b); }
+static inline unsigned tb_nonzero(TrainBlockVec v) {
+    return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+}
+#endif
+
+/* rows[j] += d for each of the n rows, skipping the blocks of d that are
+ * all zero (adding +-0 changes nothing). */
+static inline void train_scatter_rows(float *const *rows, int n, const float *restrict d, int H) {
+#if TRAIN_AVX2
+    for (int i = 0; i < H; i += 32) {
+        TrainBlockVec r[TRAIN_BLOCK_REGS];
+        unsigned nonzero = 0;
+        for (int k = 0; k < TRAIN_BLOCK_REGS; k++) {
+            r[k] = tb_load(d + i + TRAIN_BLOCK_LANES * k);
+            nonzero |= tb_nonzero(r[k]);
+        }
+        if (!nonzero) continue;
+        for (int j = 0; j < n; j++) {
+            float *row = rows[j] + i;
+            for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
+                tb_store(row + TRAIN_BLOCK_LANES * k, tb_add(tb_load(row + TRAIN_BLOCK_LANES * k), r[k]));
+        }
+    }
+#else
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < H; i++)
+            rows[j][i] += d[i];
+#endif
+}
+
+/* dst = bias + the sum of n rows (added in row order). */
+static inline void train_sum_rows(float *restrict dst, const float *restrict bias, const float *const *rows, int n,
+                                  int H) {
+#if TRAIN_AVX2
+    for (int i = 0; i < H; i += 32) {
+        TrainBlockVec r[TRAIN_BLOCK_REGS];
+        for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
+            r[k] = tb_load(bias + i + TRAIN_BLOCK_LANES * k);
+        for (int j = 0; j < n; j++) {
+            const float *row = rows[j] + i;
+            for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
+                r[k] = tb_add(r[k], tb_load(row + TRAIN_BLOCK_LANES * k));
+        }
+        for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
+            tb_store(dst + i + TRAIN_BLOCK_LANES * k, r[k]);
+    }
+#else
+    for (int i = 0; i < H; i++) {
+        float a = bias[i];
+        for (int j = 0; j < n; j++)
+            a += rows[j][i];
+        dst[i] = a;
+    }
+#endif
+}
+
+/* dst += a * x */
+static inline void train_axpy(float *restrict dst, float a, const float *restrict x, int n) {
+#if TRAIN_AVX2
+    const __m256 aa = _mm256_set1_ps(a);
+    for (int i = 0; i < n; i += 8)
+        _mm256_storeu_ps(dst + i, _mm256_fmadd_ps(aa, _mm256_loadu_ps(x + i), _mm256_loadu_ps(dst + i)));
+#else
+    for (int i = 0; i < n; i++)
+        dst[i] += a * x[i];
+#endif
+}
+
+/* sum of a * b (n a multiple of 16) */
+static inline float train_dot(const float *restrict a, const float *restrict b, int n) {
+#if TRAIN_AVX2
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+    for (int i = 0; i < n; i += 16) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
+    }
+    __m256 s = _mm256_add_ps(s0, s1);
+    __m128 x = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+    x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+    x = _mm_add_ss(x, _mm_shuffle_ps(x, x, 1));
+    return _mm_cvtss_f32(x);
+#else
+    float s = 0;
+    for (int i = 0; i < n; i++)
+        s += a[i] * b[i];
+    return s;
+#endif
+}
+
+/* u = clamp(acc, 0, 1)^2 */
+static inline void train_sqr_clamp(float *restrict u, const float *restrict acc, int n) {
+    for (int i = 0; i < n; i++) {
+        float v = acc[i] < 0.0f ? 0.0f : acc[i] > 1.0f ? 1.0f : acc[i];
+        u[i] = v * v;
+    }
+}
+
 static inline float train_clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 
 /* sum of clamp(acc, 0, 1)^2 * w */

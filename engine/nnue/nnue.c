@@ -84,8 +84,13 @@ bool nnue_embedded_hash(uint32_t *hash) {
 /* The output layer on the two accumulators. */
 static Score output(const NnueNet *net, const Position *pos, const int16_t *us, const int16_t *them, int *bucket) {
     int b = nnue_output_bucket(bb_popcount(pos->occ), net->out_buckets);
-    int32_t sum = nnue_k_output(us, them, net->out_weights + (size_t)b * 2 * (size_t)net->hidden, net->hidden);
-    int64_t eval = nnue_output_scale(sum, net->out_bias[b], net->scale);
+    int64_t eval;
+    if (net->stack) {
+        eval = nnue_stack_scale(nnue_k_dense(us, them, net->hidden, &net->dense[b]), net->scale);
+    } else {
+        int32_t sum = nnue_k_output(us, them, net->out_weights + (size_t)b * 2 * (size_t)net->hidden, net->hidden);
+        eval = nnue_output_scale(sum, net->out_bias[b], net->scale);
+    }
     if (bucket) *bucket = b;
     return (Score)(eval > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : eval < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : eval);
 }

@@ -34,6 +34,12 @@ static inline Vec vset16(int x) { return _mm256_set1_epi16((short)x); }
 static inline Vec vclamp(Vec v, Vec hi) { return _mm256_min_epi16(_mm256_max_epi16(v, vzero()), hi); }
 static inline Vec vmullo16(Vec a, Vec b) { return _mm256_mullo_epi16(a, b); }
 static inline Vec vmadd16(Vec a, Vec b) { return _mm256_madd_epi16(a, b); }
+static inline Vec vsrli16(Vec v, int n) { return _mm256_srli_epi16(v, n); }
+static inline Vec vbcast32(uint32_t x) { return _mm256_set1_epi32((int)x); }
+/* Bit k set when int32 lane k is > 0. */
+static inline unsigned vpositive32(Vec v) {
+    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, vzero())));
+}
 static inline int32_t vsum32(Vec v) {
     __m128i x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
@@ -54,6 +60,11 @@ static inline Vec vset16(int x) { return _mm_set1_epi16((short)x); }
 static inline Vec vclamp(Vec v, Vec hi) { return _mm_min_epi16(_mm_max_epi16(v, vzero()), hi); }
 static inline Vec vmullo16(Vec a, Vec b) { return _mm_mullo_epi16(a, b); }
 static inline Vec vmadd16(Vec a, Vec b) { return _mm_madd_epi16(a, b); }
+static inline Vec vsrli16(Vec v, int n) { return _mm_srli_epi16(v, n); }
+static inline Vec vbcast32(uint32_t x) { return _mm_set1_epi32((int)x); }
+static inline unsigned vpositive32(Vec v) {
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, vzero())));
+}
 static inline int32_t vsum32(Vec x) {
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
@@ -113,6 +124,61 @@ int32_t NNUE_K(nnue_k_output)(const int16_t *us, const int16_t *them, const int1
     return vsum32(sum);
 }
 
+/* u = (clamp(acc)^2 + 256) >> 9 of one half into pairs (u[2p] | u[2p+1] <<
+ * 16), appending the index of every nonzero pair to nz. v * v is 65,025 at
+ * most: it fits uint16, and so does + 256; the shift is logical. */
+static int sqr_pairs(const int16_t *acc, int H, uint32_t *pairs, uint16_t *nz, int n, int base) {
+    const Vec hi = vset16(NNUE_QA), round = vset16(1 << (NNUE_SQR_SHIFT - 1));
+    for (int i = 0; i < H; i += LANES) {
+        Vec v = vclamp(vload(acc + i), hi);
+        Vec u = vsrli16(vadd16(vmullo16(v, v), round), NNUE_SQR_SHIFT);
+        vstore((int16_t *)(pairs + i / 2), u);
+        for (unsigned m = vpositive32(u); m; m &= m - 1)
+            nz[n++] = (uint16_t)(base + i / 2 + __builtin_ctz(m));
+    }
+    return n;
+}
+
+/* out[0..N) = bias + the madd of the listed input pairs against their
+ * weight rows (w: [pair][N][2]). Inlined with N constant, so the sums stay
+ * in registers. */
+static inline __attribute__((always_inline)) void affine_pairs(int32_t *out, const int32_t *bias, const uint32_t *in,
+                                                               const uint16_t *idx, int n, const int16_t *w, int N) {
+    enum { MAXR = NNUE_L2 * 2 / LANES };
+    const int R = N * 2 / LANES;
+    Vec acc[MAXR];
+    for (int k = 0; k < R; k++)
+        acc[k] = vload((const int16_t *)(bias + k * LANES / 2));
+    for (int i = 0; i < n; i++) {
+        const Vec x = vbcast32(in[idx[i]]);
+        const int16_t *row = w + (size_t)idx[i] * (size_t)N * 2;
+        for (int k = 0; k < R; k++)
+            acc[k] = vadd32(acc[k], vmadd16(x, vload(row + k * LANES)));
+    }
+    for (int k = 0; k < R; k++)
+        vstore((int16_t *)(out + k * LANES / 2), acc[k]);
+}
+
+int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, const NnueDense *d) {
+    _Alignas(64) uint32_t pairs[NNUE_HIDDEN_MAX];
+    _Alignas(64) int32_t o1[NNUE_L1], o2[NNUE_L2];
+    uint16_t nz[NNUE_HIDDEN_MAX];
+    int n = sqr_pairs(us, H, pairs, nz, 0, 0);
+    n = sqr_pairs(them, H, pairs + H / 2, nz, n, H / 2);
+    affine_pairs(o1, d->l1_b, pairs, nz, n, d->l1_w, NNUE_L1);
+    uint32_t h1[NNUE_L1 / 2];
+    uint16_t all[NNUE_L1 / 2];
+    for (int p = 0; p < NNUE_L1 / 2; p++) {
+        h1[p] = (uint32_t)nnue_crelu(o1[2 * p]) | (uint32_t)nnue_crelu(o1[2 * p + 1]) << 16;
+        all[p] = (uint16_t)p;
+    }
+    affine_pairs(o2, d->l2_b, h1, all, NNUE_L1 / 2, d->l2_w, NNUE_L2);
+    int32_t sum = d->l3_b;
+    for (int j = 0; j < NNUE_L2; j++)
+        sum += nnue_crelu(o2[j]) * d->l3_w[j];
+    return sum;
+}
+
 #else /* portable C, with the wraparound of the vector instructions */
 
 static inline int16_t wrap16(int x) { return (int16_t)(uint16_t)(unsigned)x; }
@@ -149,6 +215,33 @@ static uint32_t output_half(uint32_t sum, const int16_t *acc, const int16_t *w, 
 
 int32_t NNUE_K(nnue_k_output)(const int16_t *us, const int16_t *them, const int16_t *w, int H) {
     return (int32_t)output_half(output_half(0, us, w, H), them, w + H, H);
+}
+
+/* One layer in the pair layout of nnue_net.h, every input. */
+static void affine(int32_t *out, const int32_t *bias, const int *in, int n_in, const int16_t *w, int N) {
+    for (int j = 0; j < N; j++) {
+        int32_t s = bias[j];
+        for (int i = 0; i < n_in; i++)
+            s += in[i] * w[((size_t)(i / 2) * (size_t)N + (size_t)j) * 2 + (size_t)(i % 2)];
+        out[j] = s;
+    }
+}
+
+int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, const NnueDense *d) {
+    int u[2 * NNUE_HIDDEN_MAX], h1[NNUE_L1];
+    int32_t o1[NNUE_L1], o2[NNUE_L2];
+    for (int i = 0; i < H; i++) {
+        u[i] = nnue_sqr_unit(us[i]);
+        u[H + i] = nnue_sqr_unit(them[i]);
+    }
+    affine(o1, d->l1_b, u, 2 * H, d->l1_w, NNUE_L1);
+    for (int j = 0; j < NNUE_L1; j++)
+        h1[j] = nnue_crelu(o1[j]);
+    affine(o2, d->l2_b, h1, NNUE_L1, d->l2_w, NNUE_L2);
+    int32_t sum = d->l3_b;
+    for (int j = 0; j < NNUE_L2; j++)
+        sum += nnue_crelu(o2[j]) * d->l3_w[j];
+    return sum;
 }
 
 static const char IsaName[] = "scalar";

@@ -12,6 +12,8 @@
  */
 #include <stdint.h>
 
+#include "nnue_net.h"
+
 #ifndef NNUE_KERNEL_SUFFIX
 #define NNUE_KERNEL_SUFFIX
 #endif
@@ -29,5 +31,9 @@ void NNUE_K(nnue_k_update)(int16_t *out, const int16_t *in, const int16_t *const
  * as (v * w) * v with v * w in int16: us against w[0..H), them against
  * w[H..2H). */
 int32_t NNUE_K(nnue_k_output)(const int16_t *us, const int16_t *them, const int16_t *w, int H);
+/* One output bucket's dense stack (version-2 nets, nnue_arch.h) on the two
+ * accumulators: the l3 sum with its bias, at scale QH * QW. The first layer
+ * skips the input pairs that are zero (sparse: most units are). */
+int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, const NnueDense *d);
 /* The instruction set compiled: "avx2", "sse2" or "scalar". */
 const char *NNUE_K(nnue_k_isa)(void);

@@ -33,8 +33,13 @@ static bool check_header(NnueNet *net, const unsigned char *data, size_t size, c
     uint32_t version = read_u32(data + 8), fs = read_u32(data + 12), hidden = read_u32(data + 16);
     uint32_t outs = read_u32(data + 20), qa = read_u32(data + 24), qb = read_u32(data + 28);
     uint32_t scale = read_u32(data + 32);
-    if (version != NNUE_VERSION)
-        return fail(err, errlen, "network version %lu, this engine reads version %lu", version, NNUE_VERSION);
+    if (version != NNUE_VERSION && version != NNUE_VERSION_STACK)
+        return fail(err, errlen, "network version %lu, this engine reads versions 1 and %lu", version,
+                    NNUE_VERSION_STACK);
+    const bool stack = version == NNUE_VERSION_STACK;
+    const size_t header = stack ? NNUE_HEADER_SIZE_STACK : NNUE_HEADER_SIZE;
+    if (size < header)
+        return fail(err, errlen, "truncated network: %lu bytes, shorter than the %lu-byte header", size, header);
     if (fs >= NNUE_FS_NB) return fail(err, errlen, "unsupported feature set %lu (0 or 1)", fs, 0);
     if (hidden < NNUE_HIDDEN_MIN || hidden > NNUE_HIDDEN_MAX || hidden % NNUE_HIDDEN_STEP)
         return fail(err, errlen, "unsupported accumulator size %lu (128..1024, a multiple of %lu)", hidden,
@@ -45,13 +50,16 @@ static bool check_header(NnueNet *net, const unsigned char *data, size_t size, c
         return fail(err, errlen, "unsupported quantisation QA %lu QB %lu (255 and 64)", qa, qb);
     if (scale < NNUE_SCALE_MIN || scale > NNUE_SCALE_MAX)
         return fail(err, errlen, "unsupported eval scale %lu (1..%lu)", scale, NNUE_SCALE_MAX);
-    size_t want = NNUE_HEADER_SIZE + nnue_payload_size((int)fs, (int)hidden, (int)outs);
+    if (stack && (read_u32(data + 40) != NNUE_L1 || read_u32(data + 44) != NNUE_L2))
+        return fail(err, errlen, "unsupported dense stack %lu x %lu (this engine reads 16 x 32)", read_u32(data + 40),
+                    read_u32(data + 44));
+    size_t want = header + nnue_payload_bytes((int)fs, (int)hidden, (int)outs, stack);
     if (size != want)
         return fail(err, errlen,
                     size < want ? "truncated network: %lu bytes, its header needs %lu"
                                 : "network file too long: %lu bytes, its header needs %lu",
                     size, want);
-    uint32_t hash = nnue_fnv1a(NNUE_FNV_SEED, data + NNUE_HEADER_SIZE, size - NNUE_HEADER_SIZE);
+    uint32_t hash = nnue_fnv1a(NNUE_FNV_SEED, data + header, size - header);
     if (hash != read_u32(data + 36))
         return fail(err, errlen, "corrupt network: payload hash %08lx, header says %08lx", hash, read_u32(data + 36));
     net->feature_set = (int)fs;
@@ -59,6 +67,7 @@ static bool check_header(NnueNet *net, const unsigned char *data, size_t size, c
     net->hidden = (int)hidden;
     net->out_buckets = (int)outs;
     net->scale = (int)scale;
+    net->stack = stack;
     net->hash = hash;
     return true;
 }
@@ -68,32 +77,77 @@ static void read_i16(int16_t *dst, const unsigned char *src, size_t n) {
         dst[i] = (int16_t)(uint16_t)(src[2 * i] | src[2 * i + 1] << 8);
 }
 
+static void read_i32(int32_t *dst, const unsigned char *src, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (int32_t)read_u32(src + 4 * i);
+}
+
 /* Round a byte count up to the 64-byte alignment of every tensor. */
 static size_t align64(size_t n) { return (n + 63) / 64 * 64; }
+
+/* A layer's int8 weights [outs][ins] (file order) into the kernels' pair
+ * layout (nnue_net.h), widened to int16. */
+static const unsigned char *read_pairs(int16_t *dst, const unsigned char *src, int outs, int ins) {
+    for (int j = 0; j < outs; j++)
+        for (int i = 0; i < ins; i++)
+            dst[((size_t)(i / 2) * (size_t)outs + (size_t)j) * 2 + (size_t)(i % 2)] =
+                (int16_t)(int8_t)src[(size_t)j * (size_t)ins + (size_t)i];
+    return src + (size_t)outs * (size_t)ins;
+}
+
+/* Bytes of one bucket's stack in memory (each tensor 64-byte aligned). */
+static size_t dense_memory(int hidden) {
+    return align64((size_t)2 * (size_t)hidden * NNUE_L1 * 2) + align64(NNUE_L1 * 4) + align64(NNUE_L1 * NNUE_L2 * 2) +
+           align64(NNUE_L2 * 4) + align64(NNUE_L2 * 2);
+}
+
+/* One bucket's stack from the file at src into mem; returns the file's next byte. */
+static const unsigned char *read_dense(NnueDense *d, unsigned char *mem, const unsigned char *src, int hidden) {
+    int16_t *l1_w = (int16_t *)mem;
+    int32_t *l1_b = (int32_t *)(mem + align64((size_t)2 * (size_t)hidden * NNUE_L1 * 2));
+    int16_t *l2_w = (int16_t *)((unsigned char *)l1_b + align64(NNUE_L1 * 4));
+    int32_t *l2_b = (int32_t *)((unsigned char *)l2_w + align64(NNUE_L1 * NNUE_L2 * 2));
+    int16_t *l3_w = (int16_t *)((unsigned char *)l2_b + align64(NNUE_L2 * 4));
+    src = read_pairs(l1_w, src, NNUE_L1, 2 * hidden);
+    read_i32(l1_b, src, NNUE_L1);
+    src = read_pairs(l2_w, src + 4 * NNUE_L1, NNUE_L2, NNUE_L1);
+    read_i32(l2_b, src, NNUE_L2);
+    src += 4 * NNUE_L2;
+    for (int i = 0; i < NNUE_L2; i++)
+        l3_w[i] = (int16_t)(int8_t)src[i];
+    src += NNUE_L2;
+    *d = (NnueDense){l1_w, l1_b, l2_w, l2_b, l3_w, (int32_t)read_u32(src)};
+    return src + 4;
+}
 
 bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *err, size_t errlen) {
     memset(net, 0, sizeof *net);
     NnueNet shape = {0};
     if (!check_header(&shape, data, size, err, errlen)) return false;
     size_t H = (size_t)shape.hidden, O = (size_t)shape.out_buckets, ft = (size_t)shape.inputs * H;
-    size_t bytes = align64(ft * 2) + align64(H * 2) + align64(O * 2 * H * 2) + align64(O * 4);
+    size_t head = align64(ft * 2) + align64(H * 2);
+    size_t bytes = head + (shape.stack ? O * dense_memory(shape.hidden) : align64(O * 2 * H * 2) + align64(O * 4));
     unsigned char *mem = sys_aligned_alloc(64, bytes);
     if (!mem) return fail(err, errlen, "out of memory for a %lu-byte network", bytes, 0);
     *net = shape;
     net->memory = mem;
     net->ft_weights = (int16_t *)mem;
     net->ft_bias = (int16_t *)(mem + align64(ft * 2));
-    net->out_weights = (int16_t *)((unsigned char *)net->ft_bias + align64(H * 2));
-    net->out_bias = (int32_t *)((unsigned char *)net->out_weights + align64(O * 2 * H * 2));
-    const unsigned char *p = data + NNUE_HEADER_SIZE;
+    const unsigned char *p = data + (shape.stack ? NNUE_HEADER_SIZE_STACK : NNUE_HEADER_SIZE);
     read_i16(net->ft_weights, p, ft);
     p += ft * 2;
     read_i16(net->ft_bias, p, H);
     p += H * 2;
+    if (shape.stack) {
+        for (size_t b = 0; b < O; b++)
+            p = read_dense(&net->dense[b], mem + head + b * dense_memory(shape.hidden), p, shape.hidden);
+        return true;
+    }
+    net->out_weights = (int16_t *)(mem + head);
+    net->out_bias = (int32_t *)((unsigned char *)net->out_weights + align64(O * 2 * H * 2));
     read_i16(net->out_weights, p, O * 2 * H);
     p += O * 2 * H * 2;
-    for (size_t i = 0; i < O; i++)
-        net->out_bias[i] = (int32_t)read_u32(p + 4 * i);
+    read_i32(net->out_bias, p, O);
     return true;
 }
 
@@ -137,7 +191,7 @@ void nnue_net_free(NnueNet *net) {
 }
 
 void nnue_net_describe(const NnueNet *net, char *out, size_t size) {
-    snprintf(out, size, "%08x (%s, %d units, %d output bucket%s, scale %d)", (unsigned)net->hash,
-             FeatureSetNames[net->feature_set], net->hidden, net->out_buckets, net->out_buckets == 1 ? "" : "s",
-             net->scale);
+    snprintf(out, size, "%08x (%s, %d units, %s%d output bucket%s, scale %d)", (unsigned)net->hash,
+             FeatureSetNames[net->feature_set], net->hidden, net->stack ? "dense 16-32 stacks, " : "", net->out_buckets,
+             net->out_buckets == 1 ? "" : "s", net->scale);
 }

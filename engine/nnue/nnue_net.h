@@ -8,14 +8,30 @@
 
 #include "nnue_arch.h"
 
+/* One output bucket's dense stack (version-2 nets), its int8 weights
+ * widened to int16 and laid out in input pairs for the kernels: weight
+ * (output j, input i) of a layer with N outputs is at ((i / 2) * N + j) * 2
+ * + i % 2, so one 32-bit broadcast of inputs 2p, 2p + 1 meets N weight
+ * pairs in a row (madd). */
+typedef struct {
+    const int16_t *l1_w; /* [H pairs][NNUE_L1][2] over the 2H inputs u */
+    const int32_t *l1_b; /* [NNUE_L1] */
+    const int16_t *l2_w; /* [NNUE_L1 / 2][NNUE_L2][2] */
+    const int32_t *l2_b; /* [NNUE_L2] */
+    const int16_t *l3_w; /* [NNUE_L2] */
+    int32_t l3_b;
+} NnueDense;
+
 typedef struct {
     int feature_set, inputs, hidden, out_buckets, scale;
+    bool stack; /* version 2: the dense stack replaces the output layer */
     uint32_t hash;
-    int16_t *ft_weights;  /* [inputs][hidden] */
-    int16_t *ft_bias;     /* [hidden] */
-    int16_t *out_weights; /* [out_buckets][2 * hidden]: side to move's half first */
-    int32_t *out_bias;    /* [out_buckets] */
-    void *memory;         /* one 64-byte aligned block holding the four tensors */
+    int16_t *ft_weights;                   /* [inputs][hidden] */
+    int16_t *ft_bias;                      /* [hidden] */
+    int16_t *out_weights;                  /* [out_buckets][2 * hidden]: side to move's half first (no stack) */
+    int32_t *out_bias;                     /* [out_buckets] (no stack) */
+    NnueDense dense[NNUE_OUT_BUCKETS_MAX]; /* per output bucket (stack) */
+    void *memory;                          /* one 64-byte aligned block holding the tensors */
 } NnueNet;
 
 /* Parse and validate a whole net file held in memory; on failure err says
@@ -25,5 +41,5 @@ bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *
 bool nnue_net_read_file(NnueNet *net, const char *path, char *err, size_t errlen);
 /* Release the tensors (net becomes empty; freeing an empty net is fine). */
 void nnue_net_free(NnueNet *net);
-/* One-line description: "1a2b3c4d (king buckets, 256 units, 8 output buckets)". */
+/* One-line description: "1a2b3c4d (king buckets, 256 units, 8 output buckets, scale 400)". */
 void nnue_net_describe(const NnueNet *net, char *out, size_t size);
