@@ -11,6 +11,10 @@ static const int MOVE_HORIZON = 50;
 static const double HARD_SHARE = 0.8;
 /* The per-iteration factors together stay within these bounds. */
 static const double SCALE_MIN = 0.4, SCALE_MAX = 3.0;
+/* A fixed time per move keeps back the move overhead, but never more than
+ * 1/20 of the move: `movetime 20` with the default 30 ms overhead would
+ * otherwise search for 1 ms. The GUI asked for that much thinking. */
+static const int MOVETIME_RESERVE_DIVISOR = 20;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -31,21 +35,23 @@ void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool 
     if (limits->infinite) return;
     if (limits->movetime_ms > 0) {
         tm->timed = true;
-        tm->soft_ms = tm->hard_ms = tm->scaled_ms = max64(1, limits->movetime_ms - overhead_ms);
+        int64_t reserve = min64(overhead_ms, limits->movetime_ms / MOVETIME_RESERVE_DIVISOR);
+        tm->soft_ms = tm->hard_ms = tm->scaled_ms = max64(1, limits->movetime_ms - reserve);
         return;
     }
     if (limits->time_ms < 0) return;
     tm->timed = true;
     double time = (double)max64(1, limits->time_ms), inc = (double)max64(0, limits->inc_ms);
-    int mtg = limits->movestogo > 0 ? (limits->movestogo < MOVE_HORIZON ? limits->movestogo : MOVE_HORIZON)
-                                    : MOVE_HORIZON;
+    int mtg =
+        limits->movestogo > 0 ? (limits->movestogo < MOVE_HORIZON ? limits->movestogo : MOVE_HORIZON) : MOVE_HORIZON;
     double left = fmax(1.0, time + inc * (mtg - 1) - (double)overhead_ms * (2 + mtg));
     double ply = game_ply < 0 ? 0 : game_ply;
     double opt_scale, max_scale;
     if (limits->movestogo <= 0) {
         double extra = clampd(1.0 + 12.0 * inc / time, 1.0, 1.12); /* a big increment: spend more */
         opt_scale = fmin(TM_BASE_PERMILLE / 1000.0 + pow(ply + 3.0, 0.45) * TM_PLY_PERMILLE / 1000.0,
-                         TM_MAX_PERMILLE / 1000.0 * time / left) * extra;
+                         TM_MAX_PERMILLE / 1000.0 * time / left) *
+                    extra;
         max_scale = fmin(7.0, TM_HARD_FACTOR / 1000.0 + ply / 12.0);
     } else {
         opt_scale = fmin((0.88 + ply / 116.4) / mtg, 0.88 * time / left);
