@@ -14,13 +14,19 @@
 static const int ASPIRATION_MIN_DEPTH = 5;
 static const int ASPIRATION_MAX_DELTA = 400;
 static const int BOUND_INFO_AFTER_MS = 1000;
+/* A mate in p plies ends the iterations once the depth reaches
+ * MATE_STOP_FACTOR * p + MATE_STOP_MARGIN: by then the pruned and reduced
+ * iterations have had the depth to find a shorter mate (sqyq-192f: a mate
+ * in 5 seen at depth 7, the mate in 3 only at depth 13). */
+static const int MATE_STOP_FACTOR = 2, MATE_STOP_MARGIN = 4;
 
 /* Stable sort of root_moves[from..to) by score, best first. */
 static void sort_root_moves(SearchThread *t, int from, int to) {
     for (int i = from + 1; i < to; i++) {
         RootMove rm = t->root_moves[i];
         int j = i - 1;
-        for (; j >= from && t->root_moves[j].score < rm.score; j--) t->root_moves[j + 1] = t->root_moves[j];
+        for (; j >= from && t->root_moves[j].score < rm.score; j--)
+            t->root_moves[j + 1] = t->root_moves[j];
         t->root_moves[j + 1] = rm;
     }
 }
@@ -33,7 +39,9 @@ void report_line(SearchThread *t, int i, int depth, Bound bound_override) {
         .seldepth = rm->seldepth,
         .multipv = i + 1,
         .score = fresh ? rm->score : rm->prev_score,
-        .bound = bound_override != BOUND_NONE ? bound_override : fresh ? rm->bound : BOUND_EXACT,
+        .bound = bound_override != BOUND_NONE ? bound_override
+                 : fresh                      ? rm->bound
+                                              : BOUND_EXACT,
         .nodes = threads_nodes(),
         .time_ms = now_ms() - Shared.start_ms,
         .hashfull = tt_hashfull(),
@@ -81,11 +89,13 @@ static bool iteration_says_stop(SearchThread *t, int depth, Score prev_best) {
     if (l->depth && depth >= l->depth) return true;
     if (l->mate && score >= mate_in(2 * l->mate)) return true;
     if (l->infinite || atomic_load(&Shared.pondering)) return false;
-    if (!l->depth && score_is_mate(score) && depth >= SCORE_MATE - abs(score) + 4) return true;
+    if (!l->depth && score_is_mate(score) && depth >= MATE_STOP_FACTOR * (SCORE_MATE - abs(score)) + MATE_STOP_MARGIN)
+        return true;
     if (!Shared.tm.timed) return false;
     if (t->root_count == 1 && depth >= 4) return true;
     uint64_t total = 0;
-    for (int i = 0; i < t->root_count; i++) total += t->root_moves[i].nodes;
+    for (int i = 0; i < t->root_count; i++)
+        total += t->root_moves[i].nodes;
     double share = total ? (double)t->root_moves[0].nodes / (double)total : 0.5;
     tm_update(&Shared.tm, depth, t->best_changes, prev_best == -SCORE_INFINITE ? 0 : prev_best - score, share);
     t->best_changes = 0;
@@ -124,7 +134,8 @@ void iterative_deepening(SearchThread *t) {
         if (stopped()) break;
         t->completed_depth = depth;
         if (!main) continue;
-        for (int i = 0; i < imin(lines, Shared.report_lines); i++) report_line(t, i, depth, BOUND_NONE);
+        for (int i = 0; i < imin(lines, Shared.report_lines); i++)
+            report_line(t, i, depth, BOUND_NONE);
         if (iteration_says_stop(t, depth, prev_best)) break;
         prev_best = t->root_moves[0].score;
     }

@@ -2,13 +2,15 @@
 /* The analysis scripts of bench/scripts on inputs whose answers are known:
  * decided_at.awk on a small hand-made PGN (tests/data/scripts/decided.pgn:
  * four games, one without the engine, comments wrapped over lines, Black
- * to move first in one), levels_fit.awk on a three-level ladder. */
+ * to move first in one), levels_fit.awk on a three-level ladder,
+ * mates_at.sh against a scripted fake engine and the real one. */
 #include "test_support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* Runs cmd through the shell; its stdout (and stderr) into out. Returns the exit code. */
 static int run(const char *cmd, char *out, size_t outlen) {
@@ -98,6 +100,57 @@ static void test_levels_fit_refuses_an_unlinked_level(void **state) {
     assert_non_null(strstr(out, " is not linked to the anchor\n"));
 }
 
+/* mates_at.sh with args (stderr too); its exit code. */
+static int mates_at(const char *args, char *out, size_t outlen) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && bench/scripts/mates_at.sh %s 2>&1", TUONG_SOURCE_DIR, args);
+    int rc = run(cmd, out, outlen);
+    if (rc != 0 && rc != 2) print_message("%s\n-> %s", cmd, out);
+    return rc;
+}
+
+/* A fake UCI engine in sh: it answers every `go` with the score and move
+ * given, whatever the position. */
+#define FAKE_ENGINE(score, move)                                                                                   \
+    "sh -c 'while read -r c rest; do case $c in uci) echo uciok;; isready) echo readyok;; "                         \
+    "go) echo \"info depth 3 score " score " pv " move "\"; echo \"bestmove " move "\";; quit) exit 0;; esac; done'"
+
+static void test_mates_at_counts(void **state) {
+    (void)state;
+    char out[4096], epd[256], args[1024];
+    /* The first three problems of the suite: mates in 3, bm d1d0, g6g9, i1g0. */
+    snprintf(epd, sizeof epd, "/tmp/tuong-mates-%d.epd", (int)getpid());
+    snprintf(args, sizeof args, "head -n 3 '%s/tactics/mates.epd' > %s", TUONG_DATA_DIR, epd);
+    assert_int_equal(system(args), 0);
+    /* A mate of the problem's length and the first problem's move. */
+    snprintf(args, sizeof args, "-t 10 -f %s " FAKE_ENGINE("mate 3", "d1d0"), epd);
+    assert_int_equal(mates_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "found 3 of 3 at 10 ms a move (3 of the problem's length, 1 with its bm)\n");
+    /* A longer mate counts as found, not as of the problem's length. */
+    snprintf(args, sizeof args, "-t 10 -f %s " FAKE_ENGINE("mate 5", "g6g9"), epd);
+    assert_int_equal(mates_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "found 3 of 3 at 10 ms a move (0 of the problem's length, 1 with its bm)\n");
+    /* Being mated, or a centipawn score, is not a mate found. */
+    snprintf(args, sizeof args, "-t 10 -f %s " FAKE_ENGINE("mate -2", "a0a1"), epd);
+    assert_int_equal(mates_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "found 0 of 3 at 10 ms a move (0 of the problem's length, 0 with its bm)\n");
+    snprintf(args, sizeof args, "-t 10 -f %s " FAKE_ENGINE("cp 900", "i1g0"), epd);
+    assert_int_equal(mates_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "found 0 of 3 at 10 ms a move (0 of the problem's length, 1 with its bm)\n");
+    /* The engine itself finds all three (mates in 3 at a second a move). */
+    snprintf(args, sizeof args, "-t 1000 -f %s -o Threads=1 '%s'", epd, TUONG_BINARY);
+    assert_int_equal(mates_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "found 3 of 3 at 1000 ms a move (3 of the problem's length, 3 with its bm)\n");
+    /* Bad input: one error line, exit status 2. */
+    assert_int_equal(mates_at("-t abc build/tuong", out, sizeof out), 2);
+    assert_non_null(strstr(out, "error: -t wants milliseconds"));
+    assert_int_equal(mates_at("-f /nonexistent.epd build/tuong", out, sizeof out), 2);
+    assert_non_null(strstr(out, "error: cannot read"));
+    assert_int_equal(mates_at("/nonexistent/engine", out, sizeof out), 2);
+    assert_non_null(strstr(out, "error: no engine"));
+    remove(epd);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decided_at_finds_the_deciding_moves),
@@ -105,6 +158,7 @@ int main(void) {
         cmocka_unit_test(test_decided_at_needs_an_engine),
         cmocka_unit_test(test_levels_fit_solves_the_least_squares),
         cmocka_unit_test(test_levels_fit_refuses_an_unlinked_level),
+        cmocka_unit_test(test_mates_at_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,7 +78,8 @@ static Move parse_move(const Position *pos, const char *text) {
 static void play(Position *pos, const char *moves) {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", moves);
-    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) pos_make_move(pos, parse_move(pos, tok));
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+        pos_make_move(pos, parse_move(pos, tok));
 }
 
 static int setup(void **state) {
@@ -152,7 +153,8 @@ static void test_mates_found_with_exact_score_at_the_right_depth(void **state) {
             fail_msg("%s: played %s score %d, want %s score %d", line, got, R.score, want, mate);
         int found = 0;
         for (int d = 1; d <= l.depth; d++) {
-            if (R.line1[d] > mate) fail_msg("%s: depth %d claims %d, a shorter mate than %d", line, d, R.line1[d], mate);
+            if (R.line1[d] > mate)
+                fail_msg("%s: depth %d claims %d, a shorter mate than %d", line, d, R.line1[d], mate);
             if (!found && R.line1[d] == mate) found = d;
         }
         int quiet = quiet_attacking_moves(&pos, &R.last[0]);
@@ -165,6 +167,34 @@ static void test_mates_found_with_exact_score_at_the_right_depth(void **state) {
     }
     fclose(f);
     assert_true(tried >= 4);
+}
+
+/* Without a depth limit the search stops on its own once it has seen a
+ * mate with depth to spare (search_iterate.c, MATE_STOP_*): that stop must
+ * come late enough for the shortest mate, not at the first long one
+ * (sqyq-192f, a mate in 3, once stopped at depth 13 with a mate in 5). */
+static void test_mate_stop_waits_for_the_shortest_mate(void **state) {
+    (void)state;
+    FILE *f = open_data("tactics/mates.epd");
+    int max_dm = running_slow() ? 3 : 4, tried = 0;
+    char line[512];
+    static Position pos;
+    while (fgets(line, sizeof line, f)) {
+        int dm = atoi(strstr(line, "dm ") + 3);
+        if (dm > max_dm) continue;
+        *strstr(line, " bm ") = 0;
+        must_parse(&pos, line);
+        SearchLimits l = no_limits();
+        l.nodes = 50000000; /* a bound for a broken stop rule, never reached by a working one */
+        search_clear();
+        run(&pos, &l);
+        if (R.score != SCORE_MATE - (2 * dm - 1))
+            fail_msg("%s: stopped with score %d, want the mate in %d (%d)", line, R.score, dm,
+                     SCORE_MATE - (2 * dm - 1));
+        tried++;
+    }
+    fclose(f);
+    assert_true(tried >= 10);
 }
 
 /* The side that checks with every move of a repetition cycle loses. */
@@ -460,6 +490,7 @@ int main(void) {
     search_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_mates_found_with_exact_score_at_the_right_depth, setup),
+        cmocka_unit_test_setup(test_mate_stop_waits_for_the_shortest_mate, setup),
         cmocka_unit_test_setup(test_perpetual_check_loses_for_the_checker, setup),
         cmocka_unit_test_setup(test_perpetual_chase_loses_for_the_chaser, setup),
         cmocka_unit_test_setup(test_plain_repetition_is_a_draw, setup),

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# How many mate problems a UCI engine solves at a fixed time a move (issue
+# 30, point 3): each position of the EPD file is searched with
+# `go movetime MS` in one engine process, and counts as found when the last
+# score the engine reported before `bestmove` is a mate for the side to
+# move ("score mate N", N > 0); also counted: the mates of the problem's
+# length (N = dm) and the best moves equal to the EPD's `bm`.
+#
+#   bench/scripts/mates_at.sh [-t MS] [-f EPD] [-o NAME=VALUE]... [-v] ENGINE [ARG...]
+#
+# MS defaults to 100, EPD to tests/data/tactics/mates.epd; each -o sends
+# `setoption name NAME value VALUE` (e.g. -o Threads=1 -o Hash=16). -v
+# prints one line per position: id, dm, found or not, the engine's mate
+# distance and move. Prints "found F of N ..." at the end. The engine is any
+# UCI engine (build/tuong, $OPP/pikafish-hce): compare them side by side,
+# one after the other on the same machine.
+set -euo pipefail
+
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+ms=100 epd=tests/data/tactics/mates.epd verbose=0
+opts=()
+while getopts "t:f:o:vh" opt; do
+  case $opt in
+    t) ms=$OPTARG ;;
+    f) epd=$OPTARG ;;
+    o) opts+=("$OPTARG") ;;
+    v) verbose=1 ;;
+    *) usage ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || usage
+[[ $ms =~ ^[1-9][0-9]*$ ]] || { echo "mates_at.sh: error: -t wants milliseconds, not '$ms'" >&2; exit 2; }
+[ -r "$epd" ] || { echo "mates_at.sh: error: cannot read '$epd'" >&2; exit 2; }
+command -v "$1" >/dev/null 2>&1 || { echo "mates_at.sh: error: no engine '$1'" >&2; exit 2; }
+
+coproc ENGINE { "$@" 2>/dev/null; }
+engine_pid=$ENGINE_PID # bash unsets ENGINE_PID once the engine has quit
+trap 'kill "$engine_pid" 2>/dev/null || true' EXIT
+to_engine() { printf '%s\n' "$1" >&"${ENGINE[1]}"; }
+# Read engine lines until one starts with $1; fail after 60 s of silence.
+wait_for() {
+  local line
+  while IFS= read -r -t 60 line <&"${ENGINE[0]}"; do
+    line=${line%$'\r'}
+    [ "${line%% *}" = "$1" ] && { REPLY=$line; return 0; }
+    case $line in
+      *" score mate "*) mate=${line#*score mate } mate=${mate%% *} ;;
+      *" score cp "*) mate=none ;;
+    esac
+  done
+  echo "mates_at.sh: error: the engine stopped answering (waiting for '$1')" >&2
+  exit 1
+}
+
+to_engine uci
+wait_for uciok
+for o in "${opts[@]}"; do to_engine "setoption name ${o%%=*} value ${o#*=}"; done
+to_engine isready
+wait_for readyok
+
+found=0 shortest=0 best=0 total=0
+while IFS= read -r line; do
+  [ -n "${line// /}" ] || continue
+  read -r board side _ <<<"$line"
+  id=$(sed -n 's/.*id "\([^"]*\)".*/\1/p' <<<"$line")
+  dm=$(sed -n 's/.*dm \([0-9]*\);.*/\1/p' <<<"$line")
+  bm=$(sed -n 's/.* bm \([a-i][0-9][a-i][0-9]\);.*/\1/p' <<<"$line")
+  mate=none
+  to_engine "ucinewgame"
+  to_engine "position fen $board $side - - 0 1"
+  to_engine "go movetime $ms"
+  wait_for bestmove
+  move=$(awk '{print $2}' <<<"$REPLY")
+  total=$((total + 1))
+  ok=no
+  if [[ $mate =~ ^[0-9]+$ ]] && [ "$mate" -gt 0 ]; then ok=yes found=$((found + 1)); fi
+  [ $ok = yes ] && [ "$mate" = "$dm" ] && shortest=$((shortest + 1))
+  [ "$move" = "$bm" ] && best=$((best + 1))
+  [ $verbose = 1 ] && echo "$id dm $dm found $ok mate $mate move $move"
+  to_engine isready
+  wait_for readyok
+done <"$epd"
+to_engine quit
+echo "found $found of $total at ${ms} ms a move ($shortest of the problem's length, $best with its bm)"
