@@ -617,6 +617,23 @@ static void test_net_file_round_trip(void **state) {
     assert_non_null(strstr(err, "header"));
     assert_true(nnue_net_parse(&bad, bytes, n, err, sizeof err));
     nnue_net_free(&bad);
+    /* A bias beyond +-2^30 (with the hash made right again) is refused: the
+     * stack's int32 sums could overflow. */
+    size_t l1_bias = NNUE_HEADER_SIZE_STACK + (size_t)nnue_input_count(NNUE_FS_KING_BUCKETS) * 128 * 2 + 128 * 2 +
+                     NNUE_L1 * 2 * 128;
+    memcpy(bytes + l1_bias, "\xff\xff\xff\x7f", 4);
+    uint32_t h = nnue_fnv1a(NNUE_FNV_SEED, bytes + NNUE_HEADER_SIZE_STACK, n - NNUE_HEADER_SIZE_STACK);
+    for (int i = 0; i < 4; i++)
+        bytes[36 + i] = (unsigned char)(h >> (8 * i));
+    assert_false(nnue_net_parse(&bad, bytes, n, err, sizeof err));
+    if (!strstr(err, "dense-stack bias of output bucket 0")) fail_msg("%s", err);
+    assert_null(bad.memory);
+    memcpy(bytes + l1_bias, "\x00\x00\x00\x40", 4); /* 2^30 itself is fine */
+    h = nnue_fnv1a(NNUE_FNV_SEED, bytes + NNUE_HEADER_SIZE_STACK, n - NNUE_HEADER_SIZE_STACK);
+    for (int i = 0; i < 4; i++)
+        bytes[36 + i] = (unsigned char)(h >> (8 * i));
+    assert_true(nnue_net_parse(&bad, bytes, n, err, sizeof err));
+    nnue_net_free(&bad);
     free(bytes);
     remove(path);
     nnue_net_free(&e);

@@ -41,9 +41,16 @@ static void quantise_i8(int8_t *dst, const float *src, size_t n, size_t *sat) {
         dst[i] = to_i8((double)src[i] * NNUE_QW, sat);
 }
 
-static void quantise_i32(int32_t *dst, const float *src, size_t n, double scale, size_t *sat) {
-    for (size_t i = 0; i < n; i++)
-        dst[i] = to_i32((double)src[i] * scale, sat);
+/* A stack bias, held within the engine's bound (NNUE_STACK_BIAS_MAX). */
+static void quantise_bias(int32_t *dst, const float *src, size_t n, size_t *sat) {
+    for (size_t i = 0; i < n; i++) {
+        double r = round((double)src[i] * NNUE_QH * NNUE_QW);
+        if (fabs(r) > NNUE_STACK_BIAS_MAX) {
+            (*sat)++;
+            r = r > 0 ? NNUE_STACK_BIAS_MAX : -NNUE_STACK_BIAS_MAX;
+        }
+        dst[i] = (int32_t)r;
+    }
 }
 
 bool train_quantise(const TrainNet *net, QuantNet *q) {
@@ -83,16 +90,16 @@ bool train_quantise(const TrainNet *net, QuantNet *q) {
     if (!net->stack) {
         for (size_t i = 0; i < O * 2 * H; i++)
             q->out_w[i] = to_i16((double)p[net->out_w + i] * NNUE_QB, &q->saturated);
-        quantise_i32(q->out_b, p + net->out_b, O, (double)NNUE_QA * NNUE_QB, &q->saturated);
+        for (size_t i = 0; i < O; i++)
+            q->out_b[i] = to_i32((double)p[net->out_b + i] * NNUE_QA * NNUE_QB, &q->saturated);
         return true;
     }
-    const double bias_scale = (double)NNUE_QH * NNUE_QW;
     quantise_i8(q->l1_w, p + net->l1_w, O * NNUE_L1 * 2 * H, &q->saturated);
     quantise_i8(q->l2_w, p + net->l2_w, O * NNUE_L2 * NNUE_L1, &q->saturated);
     quantise_i8(q->l3_w, p + net->l3_w, O * NNUE_L2, &q->saturated);
-    quantise_i32(q->l1_b, p + net->l1_b, O * NNUE_L1, bias_scale, &q->saturated);
-    quantise_i32(q->l2_b, p + net->l2_b, O * NNUE_L2, bias_scale, &q->saturated);
-    quantise_i32(q->l3_b, p + net->l3_b, O, bias_scale, &q->saturated);
+    quantise_bias(q->l1_b, p + net->l1_b, O * NNUE_L1, &q->saturated);
+    quantise_bias(q->l2_b, p + net->l2_b, O * NNUE_L2, &q->saturated);
+    quantise_bias(q->l3_b, p + net->l3_b, O, &q->saturated);
     return true;
 }
 

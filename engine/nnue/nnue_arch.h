@@ -54,10 +54,13 @@ enum {
     NNUE_HEADER_SIZE_STACK = 48,
     NNUE_L1 = 16, /* the stack's shape is fixed: its kernels are unrolled for it */
     NNUE_L2 = 32,
-    NNUE_QH = 127,            /* the stack's activations: float 1.0 = 127 */
-    NNUE_QW = 64,             /* the stack's int8 weights: float 1.0 = 64 */
-    NNUE_QW_SHIFT = 6,        /* log2(NNUE_QW) */
-    NNUE_SQR_SHIFT = 9,       /* clamp(acc)^2 >> 9: 255^2 -> 127 */
+    NNUE_QH = 127,      /* the stack's activations: float 1.0 = 127 */
+    NNUE_QW = 64,       /* the stack's int8 weights: float 1.0 = 64 */
+    NNUE_QW_SHIFT = 6,  /* log2(NNUE_QW) */
+    NNUE_SQR_SHIFT = 9, /* clamp(acc)^2 >> 9: 255^2 -> 127 */
+    /* The stack's biases stay within +-2^30: with a layer's sum of at most
+     * 2048 * 127 * 128 < 2^25 no int32 sum can overflow. */
+    NNUE_STACK_BIAS_MAX = 1 << 30,
     NNUE_FS_PLAIN = 0,        /* piece x point */
     NNUE_FS_KING_BUCKETS = 1, /* piece x point x own king's palace point, file-mirrored */
     NNUE_FS_NB = 2,

@@ -120,6 +120,18 @@ static const unsigned char *read_dense(NnueDense *d, unsigned char *mem, const u
     return src + 4;
 }
 
+static bool bias_ok(int32_t b) { return b >= -NNUE_STACK_BIAS_MAX && b <= NNUE_STACK_BIAS_MAX; }
+
+/* No sum of the stack can overflow int32 (nnue_arch.h): the biases are bounded. */
+static bool dense_biases_ok(const NnueDense *d) {
+    bool ok = bias_ok(d->l3_b);
+    for (int j = 0; j < NNUE_L1; j++)
+        ok = ok && bias_ok(d->l1_b[j]);
+    for (int k = 0; k < NNUE_L2; k++)
+        ok = ok && bias_ok(d->l2_b[k]);
+    return ok;
+}
+
 bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *err, size_t errlen) {
     memset(net, 0, sizeof *net);
     NnueNet shape = {0};
@@ -141,6 +153,12 @@ bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *
     if (shape.stack) {
         for (size_t b = 0; b < O; b++)
             p = read_dense(&net->dense[b], mem + head + b * dense_memory(shape.hidden), p, shape.hidden);
+        for (size_t b = 0; b < O; b++)
+            if (!dense_biases_ok(&net->dense[b])) {
+                nnue_net_free(net);
+                return fail(err, errlen, "corrupt network: a dense-stack bias of output bucket %lu is beyond +-2^%lu",
+                            b, 30);
+            }
         return true;
     }
     net->out_weights = (int16_t *)(mem + head);
