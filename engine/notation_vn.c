@@ -189,6 +189,12 @@ static bool piece_there(const Position *pos, const VnText *t) {
     return false;
 }
 
+bool vn_text_shaped(const char *text) {
+    char folded[VN_INPUT_MAX];
+    VnText t;
+    return fold_text(text, folded, sizeof folded) && split_text(folded, &t);
+}
+
 Move vn_move_parse(const Position *pos, const char *text, char *err, size_t errlen) {
     char folded[VN_INPUT_MAX];
     VnText t;

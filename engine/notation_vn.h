@@ -21,6 +21,7 @@
  * em dash or minus sign for `-`, full-width digits, letters and signs) and
  * any origin that names one legal move.
  */
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "move.h"
@@ -34,3 +35,5 @@ char *vn_move_text(const Position *pos, Move m, char *buf);
  * MOVE_NONE with the reason (unknown piece letter, malformed, no such piece,
  * illegal, ambiguous) in err. */
 Move vn_move_parse(const Position *pos, const char *text, char *err, size_t errlen);
+/* Is text shaped like a Vietnamese move (whether or not it fits a position)? */
+bool vn_text_shaped(const char *text);
