@@ -142,12 +142,35 @@ static PieceType piece_letter(const char **p) {
 
 static bool is_digit19(char c) { return c >= '1' && c <= '9'; }
 
-/* Take folded text apart; false if it is not shaped like a move. */
-static bool split_text(const char *s, VnText *t) {
+/* A word in front of the piece that some records use for t/s/g, e.g.
+ * `TiềnX/1` (Hán-Việt tiền, hậu, trung; or trước, sau, giữa): the text
+ * after it, with its letter in *qual; text itself and 0 when there is none. */
+static const char *qualifier_word(const char *text, char *qual) {
+    static const struct {
+        const char *word; /* UTF-8; its first letter may also be upper case */
+        char qual;
+    } Words[] = {{"tiền", 't'}, {"trước", 't'}, {"hậu", 's'}, {"sau", 's'}, {"trung", 'g'}, {"giữa", 'g'}};
+    for (size_t i = 0; i < sizeof Words / sizeof Words[0]; i++) {
+        size_t n = strlen(Words[i].word);
+        const char *rest = text + n;
+        if (tolower((unsigned char)text[0]) == Words[i].word[0] && !strncmp(text + 1, Words[i].word + 1, n - 1) &&
+            isupper((unsigned char)*rest)) {
+            *qual = Words[i].qual;
+            return rest;
+        }
+    }
+    *qual = 0;
+    return text;
+}
+
+/* Take folded text apart (qual: a qualifier given by a word in front, or
+ * 0); false if it is not shaped like a move. */
+static bool split_text(const char *s, char qual, VnText *t) {
     memset(t, 0, sizeof *t);
     if (!(t->type = piece_letter(&s))) return false;
     char q = (char)tolower((unsigned char)*s);
-    if (q == 't' || q == 's' || q == 'g') {
+    t->qual = qual;
+    if (!qual && (q == 't' || q == 's' || q == 'g')) {
         t->qual = q;
         s++;
     }
@@ -189,18 +212,25 @@ static bool piece_there(const Position *pos, const VnText *t) {
     return false;
 }
 
+/* Fold and take apart text, a qualifier word in front included. */
+static bool read_text(const char *text, char *folded, size_t cap, VnText *t) {
+    char qual;
+    const char *rest = qualifier_word(text, &qual);
+    return fold_text(rest, folded, cap) && split_text(folded, qual, t);
+}
+
 bool vn_text_shaped(const char *text) {
     char folded[VN_INPUT_MAX];
     VnText t;
-    return fold_text(text, folded, sizeof folded) && split_text(folded, &t);
+    return read_text(text, folded, sizeof folded, &t);
 }
 
 Move vn_move_parse(const Position *pos, const char *text, char *err, size_t errlen) {
     char folded[VN_INPUT_MAX];
     VnText t;
     const char *side = pos->side == RED ? "Red" : "Black";
-    bool folds = fold_text(text, folded, sizeof folded);
-    if (!folds || !split_text(folded, &t)) {
+    if (!read_text(text, folded, sizeof folded, &t)) {
+        bool folds = fold_text(text, folded, sizeof folded);
         const char *p = folded;
         if (folds && isalpha((unsigned char)*p) && !piece_letter(&p))
             snprintf(err, errlen, "'%.24s': unknown piece letter '%c' (Vietnamese pieces: Tg/K S T/V X P M B/C)", text,

@@ -18,8 +18,9 @@
  * When pawns share two files, the file follows the qualifier: `Bt7.1`,
  * `Bs3-4`. The writer emits that canonical form; the parser also takes
  * the variants people type (B/C, T/V, Tg/K, any letter case, an en dash,
- * em dash or minus sign for `-`, full-width digits, letters and signs) and
- * any origin that names one legal move.
+ * em dash or minus sign for `-`, full-width digits, letters and signs, the
+ * qualifier as a word in front: `TiềnX/1`, `HậuP.2`, `TrungB-6`, or
+ * trước/sau/giữa) and any origin that names one legal move.
  */
 #include <stdbool.h>
 #include <stddef.h>

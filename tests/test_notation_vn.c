@@ -225,7 +225,19 @@ static void replace_all(char *s, size_t cap, const char *from, const char *to) {
     snprintf(s, cap, "%s", out);
 }
 
-/* B/C, T/V, Tg/K, letter case, dashes, full-width digits and signs. */
+/* "Xt.1" -> "TiềnX.1" or "trướcX.1", "Bs-2" -> "HậuB-2" or "sauB-2", "Bg..." ->
+ * "TrungB..." or "giữaB..."; other texts are left alone. */
+static void qualifier_as_word(char *text, size_t cap) {
+    static const char *const Words[][2] = {{"Tiền", "trước"}, {"Hậu", "sau"}, {"Trung", "giữa"}};
+    size_t letters = text[0] == 'T' && text[1] == 'g' ? 2 : 1;
+    const char *q = strchr("tsg", text[letters]);
+    if (!text[letters] || !q) return;
+    char out[64];
+    snprintf(out, sizeof out, "%s%.*s%s", Words[q - "tsg"][rnd(2)], (int)letters, text, text + letters + 1);
+    snprintf(text, cap, "%s", out);
+}
+
+/* B/C, T/V, Tg/K, letter case, dashes, full-width digits and signs, words. */
 static void test_variants(void **state) {
     (void)state;
     static Position pos;
@@ -238,7 +250,7 @@ static void test_variants(void **state) {
             char text[64], err[160];
             Move m = legal.moves[j];
             vn_move_text(&pos, m, text);
-            switch (rnd(6)) {
+            switch (rnd(7)) {
             case 0:
                 replace_all(text, sizeof text, "Tg", "K");
                 replace_all(text, sizeof text, "B", "C");
@@ -260,8 +272,11 @@ static void test_variants(void **state) {
                 for (char *p = text; *p; p++)
                     *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
                 break;
-            default:
+            case 5:
                 replace_all(text, sizeof text, "-", "—"); /* em dash */
+                break;
+            default: /* the qualifier as a word in front: TiềnX, HậuP, TrungB, trướcM, sauS, giữaB */
+                qualifier_as_word(text, sizeof text);
                 break;
             }
             Move back = vn_move_parse(&pos, text, err, sizeof err);
@@ -299,6 +314,45 @@ static void test_published_opening(void **state) {
         char err[160];
         Move m = vn_move_parse(&pos, Wiki[i], err, sizeof err);
         if (m != move_from_text(WikiIccs[i], 0)) fail_msg("ply %zu '%s': %s", i + 1, Wiki[i], err);
+        pos_make_move(&pos, m);
+    }
+}
+
+/*
+ * A whole published game: Lư Huy against Tạ Hiệp Tốn, early 20th century,
+ * as "\"Á vương\" Lư Huy ngũ thất pháo lực tỏa Kỳ đàn tổng tư lệnh Tạ hiệp
+ * Tốn" gives it (hieponly.com, 14 November 2016,
+ * http://www.hieponly.com/2016/11/a-vuong-lu-huy-ngu-that-phao-luc-toa-ky.html),
+ * moves 1-23 with the commentary left out, written as there: C for the pawn,
+ * `TiềnX/1` for the front chariot. The ICCS beside it is the game read on a
+ * board; what says the reading is right: all 46 moves are legal and each
+ * names one move, the front chariot has a rear one on its file at move 21,
+ * and the commentary's "Red has won an elephant" after move 18 holds.
+ */
+static void test_published_game(void **state) {
+    (void)state;
+    static const char *const Vn[] = {"P2-5",    "M8.7", "M2.3", "C3.1", "M8.9", "X9.1", "P8-7", "X9-4", "X9-8", "C1.1",
+                                     "X1-2",    "X4.3", "X2.6", "X4-7", "X8.4", "X7.2", "C7.1", "T3.1", "C7.1", "T1.3",
+                                     "M9.7",    "M2.4", "M7.5", "X7-6", "M5.7", "P2-3", "X2-3", "X6/4", "P7.5", "X6-3",
+                                     "X8.4",    "X1.2", "X8-6", "X3.2", "X6-3", "X3/2", "M3.4", "S4.5", "M4.2", "P8-9",
+                                     "TiềnX/1", "X3-7", "X3.1", "X1-7", "M2.3", "P9.4"};
+    static const char *const Iccs[] = {"h2e2", "h9g7", "h0g2", "c6c5", "b0a2", "i9i8", "b2c2", "i8d8", "a0b0", "a6a5",
+                                       "i0h0", "d8d5", "h0h6", "d5g5", "b0b4", "g5g3", "c3c4", "c9a7", "c4c5", "a7c5",
+                                       "a2c3", "b9d8", "c3e4", "g3f3", "e4c5", "b7c7", "h6g6", "f3f7", "c2c7", "f7c7",
+                                       "b4b8", "a9a7", "b8d8", "c7c5", "d8g8", "c5c7", "g2f4", "d9e8", "f4h5", "h7i7",
+                                       "g8g7", "c7g7", "g6g7", "a7g7", "h5g7", "i7i3"};
+    static Position pos;
+    must_parse(&pos, START_FEN);
+    for (size_t i = 0; i < sizeof Vn / sizeof *Vn; i++) {
+        char err[160];
+        Move m = vn_move_parse(&pos, Vn[i], err, sizeof err);
+        if (m != move_from_text(Iccs[i], 0)) fail_msg("ply %zu '%s': %s", i + 1, Vn[i], err);
+        if (i == 36) { /* after 18... X3/2: Red has both elephants, Black one */
+            assert_int_equal(bb_popcount(pos_pieces(&pos, RED, ELEPHANT)), 2);
+            assert_int_equal(bb_popcount(pos_pieces(&pos, BLACK, ELEPHANT)), 1);
+        }
+        if (i == 40) /* TiềnX/1: the rear chariot stands on g6 */
+            assert_int_equal(pos_piece_on(&pos, move_from(move_from_text("g6g7", 0))), make_piece(RED, ROOK));
         pos_make_move(&pos, m);
     }
 }
@@ -345,7 +399,7 @@ int main(void) {
         cmocka_unit_test(test_known_texts),      cmocka_unit_test(test_pawn_files),
         cmocka_unit_test(test_round_trip_games), cmocka_unit_test(test_round_trip_stacked),
         cmocka_unit_test(test_variants),         cmocka_unit_test(test_published_opening),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_published_game),   cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
