@@ -91,6 +91,14 @@ static void test_convert(void **state) {
     expect_out("[Format \"ICCS\"]\n[Result \"1/2-1/2\"]\n\n1. h2e2 h9g7 2. c3c4 b9c7 1/2-1/2\n\n");
     expect_out("[Event \"wxf\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. c3c4 i9h9 1-0\n\n");
     expect_out("7... a5a6 8. d0d1 a9a8 0-1\n");
+    /* a long comment stays whole */
+    static char long_game[4096], comment[2100];
+    memset(comment, 'x', 2000);
+    snprintf(long_game, sizeof long_game, "[Result \"*\"]\n\n1. h2e2 {%s end} h9g7 *\n", comment);
+    write_text("long.pgn", long_game);
+    expect_run("convert --to vn long.pgn", 0);
+    snprintf(long_game, sizeof long_game, "1. P2-5\n{%s end}\nM8.7 *\n", comment);
+    expect_out(long_game);
     /* standard input, and --from */
     expect_run("convert --to iccs - < games.pgn", 0);
     expect_out("7... a5a6 8. d0d1 a9a8 0-1\n");
@@ -195,7 +203,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
     (void)state;
     static const char *const Made[] = {"games.pgn", "random.pgn", "random_vn.pgn", "random_wxf.pgn",
-                                       "bad.pgn",   "stdout.txt", "stderr.txt"};
+                                       "bad.pgn",   "long.pgn",   "stdout.txt",    "stderr.txt"};
     for (size_t i = 0; i < sizeof Made / sizeof Made[0]; i++)
         unlink(in_dir(Made[i]));
     return rmdir(Dir);

@@ -16,8 +16,8 @@ typedef struct {
     int col;
 } Lines;
 
-static void put_unit(Lines *l, const char *text) {
-    int len = (int)strlen(text);
+/* One unit (a numbered move, a comment, a NAG, the result) of len bytes. */
+static void put_unit(Lines *l, const char *text, int len) {
     if (!len) return;
     if (l->col && l->col + len + 1 > LINE_WIDTH) {
         fputc('\n', l->out);
@@ -26,7 +26,7 @@ static void put_unit(Lines *l, const char *text) {
         fputc(' ', l->out);
         l->col++;
     }
-    fputs(text, l->out);
+    fwrite(text, 1, (size_t)len, l->out);
     l->col += len;
 }
 
@@ -37,9 +37,7 @@ static void put_notes(Lines *l, const char *notes) {
         if (!*p) break;
         const char *end = *p == '{' ? strchr(p, '}') : p + strcspn(p, " ");
         end = end ? end + (*p == '{') : p + strlen(p);
-        char unit[1024];
-        snprintf(unit, sizeof unit, "%.*s", (int)(end - p), p);
-        put_unit(l, unit);
+        put_unit(l, p, (int)(end - p));
         p = end;
     }
 }
@@ -76,13 +74,14 @@ static bool put_game(const PgnReader *r, const PgnGame *g, Notation to, FILE *ou
             snprintf(unit, sizeof unit, "%d... %s", fullmove, text);
         else
             snprintf(unit, sizeof unit, "%s", text);
-        put_unit(&l, unit);
+        put_unit(&l, unit, (int)strlen(unit));
         put_notes(&l, r->notes[i + 1]);
         pos_make_move(&pos, g->moves[i]);
         fullmove += black;
         black = !black;
     }
-    put_unit(&l, game_result_text(g->result));
+    const char *result = game_result_text(g->result);
+    put_unit(&l, result, (int)strlen(result));
     fputs("\n\n", out);
     return true;
 }
