@@ -166,8 +166,8 @@ static void test_bad_input(void **state) {
     write_text("bad.pgn", "[Result \"1-0\"]\n\n1. h2e3 h9g7 1-0\n\n[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n"
                           "[Result \"0-1\"]\n\n1. \xc5\xda\xb6\xfe\xc6\xbd\xce\xe5 0-1\n");
     expect_run("build -o c.tbk bad.pgn", 1);
-    assert_non_null(strstr(Err, "bad.pgn:1: game skipped: ply 1: 'h2e3' is not a legal move"));
-    assert_non_null(strstr(Err, "bad.pgn:9: game skipped: ply 1: a move in Chinese or another notation"));
+    assert_non_null(strstr(Err, "bad.pgn:1: game skipped: move 1 (Red): 'h2e3' is not a legal move"));
+    assert_non_null(strstr(Err, "bad.pgn:9: game skipped: move 1 (Red): a move in Chinese or another notation"));
     assert_non_null(strstr(Out, "from 1 games (3 read, 0 unfinished, 2 skipped)")); /* the good game is kept */
     assert_string_equal(listing("c.tbk", START_FEN), "b2e2:2:1/0/0 h2e2:2:1/0/0");
     write_text("empty.pgn", "");
@@ -190,6 +190,30 @@ static void test_bad_input(void **state) {
         unlink(in_dir(Made[i]));
 }
 
+/* One opening in ICCS, WXF and Vietnamese (with an en dash, a full-width
+ * digit and C for the pawn): three games of one book; then a Vietnamese
+ * game with a move that names no piece, and --notation told. */
+static void test_notations(void **state) {
+    (void)state;
+    write_text("mixed.pgn", "[Result \"0-1\"]\n\n1. h2e2 h9g7 2. h0g2 b9c7 0-1\n\n"
+                            "[Result \"0-1\"]\n\n1. C2.5 H8+7 2. H2+3 H2+3 0-1\n\n"
+                            "[Result \"0-1\"]\n\n1. P2\xe2\x80\x93" "5 M8.7 2. M2.\xef\xbc\x93 M2.3 3. C7.1 0-1\n\n");
+    expect_run("build -o m.tbk mixed.pgn", 0);
+    assert_non_null(strstr(Out, "from 3 games (3 read, 0 unfinished, 0 skipped)"));
+    assert_string_equal(listing("m.tbk", After[1]), "h9g7:6:3/0/0");
+    expect_run("build --notation vn -o m.tbk mixed.pgn", 1);
+    assert_non_null(strstr(Err, "mixed.pgn:1: game skipped: move 1 (Red): 'h2e2': unknown piece letter 'h'"));
+    assert_non_null(strstr(Err, "mixed.pgn:5: game skipped: move 1 (Red): 'C2.5': Red has no pawn (B)"));
+    assert_non_null(strstr(Out, "from 1 games (3 read, 0 unfinished, 2 skipped)"));
+    write_text("bad_vn.pgn", "[Result \"0-1\"]\n\n1. P2-5 M8.7 2. X1.1 Xt.1 0-1\n");
+    expect_run("build -o m.tbk mixed.pgn bad_vn.pgn", 1);
+    assert_non_null(strstr(Err, "bad_vn.pgn:1: game skipped: move 2 (Black): 'Xt.1': Black has no chariot (X)"));
+    expect_run("build --notation xyz -o m.tbk mixed.pgn", 2);
+    static const char *const Made[] = {"mixed.pgn", "bad_vn.pgn", "m.tbk"};
+    for (size_t i = 0; i < sizeof Made / sizeof Made[0]; i++)
+        unlink(in_dir(Made[i]));
+}
+
 static int setup(void **state) {
     (void)state;
     engine_init();
@@ -207,7 +231,7 @@ static int teardown(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip), cmocka_unit_test(test_build_options), cmocka_unit_test(test_once_per_game),
-        cmocka_unit_test(test_fen_game),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_fen_game),   cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_notations),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

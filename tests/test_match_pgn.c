@@ -39,7 +39,8 @@ static void pgn_tags_and_moves(void **state) {
     (void)state;
     static GameRecord rec;
     memset(&rec, 0, sizeof rec);
-    snprintf(rec.start_fen, sizeof rec.start_fen, "%s", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+    snprintf(rec.start_fen, sizeof rec.start_fen, "%s",
+             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
     rec.moves[0] = move_from_text("h9g7", 0);
     rec.moves[1] = move_from_text("h2e2", 0);
     snprintf(rec.comments[0], 32, "+5/3 0.01s");
@@ -49,13 +50,18 @@ static void pgn_tags_and_moves(void **state) {
     snprintf(rec.reason, sizeof rec.reason, "draw by agreement");
     char text[4096];
     FILE *f = fmemopen(text, sizeof text, "w");
-    PgnTags tags = {"test", "R", "B", "depth 3", 1, true};
+    PgnTags tags = {"test", "R", "B", "depth 3", 1, NOTATION_WXF};
     pgn_write(f, &rec, &tags);
     fclose(f);
     assert_non_null(strstr(text, "[Variant \"xiangqi\"]"));
     assert_non_null(strstr(text, "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1\"]"));
     assert_non_null(strstr(text, "[Result \"1/2-1/2\"]"));
     assert_non_null(strstr(text, "1... H8+7 {+5/3 0.01s} 2. C2.5 {-3/4 0.02s} {draw by agreement} 1/2-1/2"));
+    f = fmemopen(text, sizeof text, "w");
+    tags.notation = NOTATION_VN;
+    pgn_write(f, &rec, &tags);
+    fclose(f);
+    assert_non_null(strstr(text, "1... M8.7 {+5/3 0.01s} 2. P2-5 {-3/4 0.02s} {draw by agreement} 1/2-1/2"));
 }
 
 int main(void) {

@@ -20,6 +20,8 @@ static const char Usage[] = "usage: tuong-book build -o BOOK [options] FILE.pgn.
                             "         --win W --draw D --loss L  weight points per game for the side that moved\n"
                             "                                 (defaults 2, 1, 0)\n"
                             "         --side both|red|black   keep the moves of these sides (default both)\n"
+                            "         --notation auto|iccs|wxf|vn  the moves' notation (default auto: detected\n"
+                            "                                 per game; vn is Vietnamese, P2-5 M8.7)\n"
                             "       tuong-book probe BOOK [startpos | FEN] [moves M...]\n"
                             "       tuong-book --help\n";
 
@@ -29,7 +31,8 @@ typedef struct {
     const char *output;
     BookFormat format;
     CollectOptions collect;
-    int first_file; /* argv index of the first PGN */
+    Notation notation; /* of the PGN moves, NOTATION_AUTO: detected per game */
+    int first_file;    /* argv index of the first PGN */
 } BuildArgs;
 
 /* Print `tuong-book: error: ...` and return code. */
@@ -87,6 +90,8 @@ static int build_option(BuildArgs *a, int argc, char **argv, int *i) {
         uint32_t *points = !strcmp(name, "--win") ? &a->collect.win : &a->collect.loss;
         if (!strcmp(name, "--draw")) points = &a->collect.draw;
         *points = (uint32_t)n;
+    } else if (!strcmp(name, "--notation")) {
+        if (!v || !notation_from_name(v, true, &a->notation)) return usage_error("--notation is auto, iccs, wxf or vn");
     } else if (!strcmp(name, "--side")) {
         if (!v || (strcmp(v, "both") && strcmp(v, "red") && strcmp(v, "black")))
             return usage_error("--side is both, red or black");
@@ -100,7 +105,7 @@ static int build_option(BuildArgs *a, int argc, char **argv, int *i) {
 
 static int parse_build(BuildArgs *a, int argc, char **argv) {
     static const CollectOptions Defaults = {1, DEFAULT_MAX_PLY, DEFAULT_WIN, DEFAULT_DRAW, DEFAULT_LOSS, {true, true}};
-    *a = (BuildArgs){NULL, BOOK_FORMAT_TUONG, Defaults, 0};
+    *a = (BuildArgs){NULL, BOOK_FORMAT_TUONG, Defaults, NOTATION_AUTO, 0};
     int i = 2;
     while (i < argc && argv[i][0] == '-' && argv[i][1]) {
         int rc = build_option(a, argc, argv, &i);
@@ -118,7 +123,7 @@ typedef struct {
 } GameCounts;
 
 /* Tally every game of one file; false if the file cannot be read. */
-static bool read_pgn(Collector *c, const char *path, GameCounts *n) {
+static bool read_pgn(Collector *c, const char *path, Notation notation, GameCounts *n) {
     FILE *f = fopen(path, "r");
     if (!f) {
         fail(1, "cannot open '%s': %s", path, strerror(errno));
@@ -127,6 +132,7 @@ static bool read_pgn(Collector *c, const char *path, GameCounts *n) {
     static PgnGame g;
     PgnReader r;
     bool ok = pgn_open(&r, f, path, c->opt.max_ply);
+    r.notation = notation;
     while (ok && pgn_next(&r, &g)) {
         char err[200];
         n->read++;
@@ -154,7 +160,7 @@ static int cmd_build(int argc, char **argv) {
     GameCounts n = {0, 0, 0};
     bool files_ok = true;
     for (int i = a.first_file; i < argc; i++)
-        files_ok &= read_pgn(&c, argv[i], &n);
+        files_ok &= read_pgn(&c, argv[i], a.notation, &n);
     BookEntry *entries;
     size_t positions, count = collect_finish(&c, &entries, &positions);
     char err[300];

@@ -6,20 +6,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "fen.h"
-#include "movegen.h"
-#include "notation.h"
-#include "pgn.h"
-
-enum { TOKEN_MAX = 64 };
+#include "pgn_decode.h"
 
 /* Scanner state of one game's movetext, which may span lines. */
 typedef struct {
-    int brace;      /* inside a {comment} */
-    int variation;  /* depth of (variations) */
-    bool started;   /* a movetext token has been seen */
-    bool over;      /* the result token has been seen */
-    bool pos_ready; /* r->pos holds the game so far */
+    int brace;     /* inside a {comment} */
+    int variation; /* depth of (variations) */
+    bool started;  /* a movetext token has been seen */
+    bool over;     /* the result token has been seen */
 } Scan;
 
 bool pgn_open(PgnReader *r, FILE *f, const char *name, int ply_limit) {
@@ -27,15 +21,43 @@ bool pgn_open(PgnReader *r, FILE *f, const char *name, int ply_limit) {
     r->f = f;
     r->name = name;
     r->ply_limit = ply_limit < PGN_PLY_MAX ? ply_limit : PGN_PLY_MAX;
-    r->pos = malloc(sizeof *r->pos);
-    return r->pos != NULL;
+    r->notation = NOTATION_AUTO;
+    r->tokens = malloc(sizeof *r->tokens * PGN_PLY_MAX);
+    return r->tokens != NULL;
+}
+
+static void free_text(PgnReader *r) {
+    free(r->tags);
+    r->tags = NULL;
+    for (int i = 0; i <= PGN_PLY_MAX; i++) {
+        free(r->notes[i]);
+        r->notes[i] = NULL;
+    }
 }
 
 void pgn_close(PgnReader *r) {
+    free_text(r);
     free(r->buf);
-    free(r->pos);
+    free(r->tokens);
     r->buf = NULL;
-    r->pos = NULL;
+    r->tokens = NULL;
+}
+
+/* Append n bytes of add to the string *s (NULL: empty); false when out of memory. */
+static bool append(char **s, const char *add, size_t n) {
+    size_t len = *s ? strlen(*s) : 0;
+    char *grown = realloc(*s, len + n + 1);
+    if (!grown) return false;
+    memcpy(grown + len, add, n);
+    grown[len + n] = '\0';
+    *s = grown;
+    return true;
+}
+
+/* Keep text (a comment's characters, a NAG) after the moves read so far. */
+static void note(PgnReader *r, PgnGame *g, const char *add, size_t n) {
+    if (r->keep_text && !append(&r->notes[r->token_count], add, n))
+        snprintf(g->error, sizeof g->error, "out of memory");
 }
 
 static bool next_line(PgnReader *r) {
@@ -60,78 +82,14 @@ static GameResult result_of(const char *s) {
 
 static bool is_result(const char *s) { return result_of(s) != RES_NONE || !strcmp(s, "*"); }
 
-/* [Name "value"]: keep FEN and Result. */
-static void read_tag(const char *line, PgnGame *g) {
+/* [Name "value"]: keep FEN and Result (and the line for a converter). */
+static void read_tag(PgnReader *r, const char *line, PgnGame *g) {
     char name[32], value[FEN_MAX * 2];
+    if (r->keep_text && (!append(&r->tags, line, strlen(line)) || !append(&r->tags, "\n", 1)))
+        snprintf(g->error, sizeof g->error, "out of memory");
     if (sscanf(line, " [%31s \"%255[^\"]\"", name, value) != 2) return;
     if (!strcasecmp(name, "FEN")) snprintf(g->fen, sizeof g->fen, "%s", value);
     if (!strcasecmp(name, "Result")) g->result = result_of(value);
-}
-
-/* "h2e2", "H2-E2", "h2-e2": ICCS; MOVE_NONE for anything else. */
-static Move iccs_move(const char *tok) {
-    char t[8];
-    size_t n = strlen(tok);
-    if (n == 5 && tok[2] == '-') {
-        memcpy(t, tok, 2);
-        memcpy(t + 2, tok + 3, 3);
-    } else if (n == 4) {
-        memcpy(t, tok, 5);
-    } else {
-        return MOVE_NONE;
-    }
-    for (int i = 0; i < 4; i++)
-        t[i] = (char)tolower((unsigned char)t[i]);
-    return move_from_text(t, 0);
-}
-
-/* WXF as tuong-match writes it (pgn_wxf_move), also with B/N for
- * elephant/horse, '=' for '.', or the +/- of tandem pieces in front. */
-static Move wxf_move(const Position *pos, const char *tok) {
-    char t[TOKEN_MAX], text[16];
-    snprintf(t, sizeof t, "%s", tok);
-    if ((t[0] == '+' || t[0] == '-') && isalpha((unsigned char)t[1])) {
-        char c = t[0];
-        t[0] = t[1];
-        t[1] = c;
-    }
-    for (char *p = t; *p; p++)
-        *p = *p == '=' ? '.' : (char)toupper((unsigned char)*p);
-    t[0] = t[0] == 'B' ? 'E' : t[0] == 'N' ? 'H' : t[0];
-    MoveList legal;
-    gen_legal(pos, &legal);
-    for (int i = 0; i < legal.count; i++)
-        if (!strcmp(pgn_wxf_move(pos, legal.moves[i], text), t)) return legal.moves[i];
-    return MOVE_NONE;
-}
-
-static bool set_up(PgnReader *r, PgnGame *g, Scan *s) {
-    char err[200];
-    if (!fen_parse(r->pos, g->fen[0] ? g->fen : START_FEN, err, sizeof err)) {
-        snprintf(g->error, sizeof g->error, "bad FEN tag: %s", err);
-        return false;
-    }
-    s->pos_ready = true;
-    return true;
-}
-
-static void play(PgnReader *r, PgnGame *g, const char *tok) {
-    Move m = iccs_move(tok);
-    if (m == MOVE_NONE) m = wxf_move(r->pos, tok);
-    if (m == MOVE_NONE || !move_is_legal(r->pos, m)) {
-        bool ascii = true;
-        for (const char *p = tok; *p; p++)
-            ascii &= (unsigned char)*p < 0x80;
-        if (ascii)
-            snprintf(g->error, sizeof g->error, "ply %d: '%.20s' is not a legal move in ICCS or WXF", g->ply_count + 1,
-                     tok);
-        else
-            snprintf(g->error, sizeof g->error, "ply %d: a move in Chinese or another notation that is not read",
-                     g->ply_count + 1);
-        return;
-    }
-    g->moves[g->ply_count++] = m;
-    pos_make_move(r->pos, m);
 }
 
 /* Skip "12." / "12..." in front of a move. */
@@ -146,8 +104,13 @@ static const char *skip_number(const char *t) {
 }
 
 static void token(PgnReader *r, PgnGame *g, Scan *s, char *tok) {
-    if (s->over || g->error[0] || tok[0] == '$') return;
+    if (s->over || g->error[0]) return;
     s->started = true;
+    if (tok[0] == '$') {
+        note(r, g, " ", 1);
+        note(r, g, tok, strlen(tok));
+        return;
+    }
     if (is_result(tok)) {
         if (g->result == RES_NONE) g->result = result_of(tok);
         s->over = true;
@@ -158,14 +121,16 @@ static void token(PgnReader *r, PgnGame *g, Scan *s, char *tok) {
     while (n && strchr("!?+#", tok[n - 1]))
         tok[--n] = '\0';
     if (!n) return;
-    if (g->ply_count >= r->ply_limit) return; /* past the book's depth: unread */
-    if (!s->pos_ready && !set_up(r, g, s)) return;
-    play(r, g, tok);
+    if (r->token_count >= r->ply_limit) { /* past the book's depth: unread */
+        g->truncated = true;
+        return;
+    }
+    snprintf(r->tokens[r->token_count++], PGN_TOKEN_MAX, "%s", tok);
 }
 
 /* Feed one movetext line through the scanner. */
 static void movetext(PgnReader *r, PgnGame *g, Scan *s, const char *line) {
-    char tok[TOKEN_MAX];
+    char tok[PGN_TOKEN_MAX];
     size_t n = 0;
     for (const char *p = line;; p++) {
         char c = *p;
@@ -176,18 +141,27 @@ static void movetext(PgnReader *r, PgnGame *g, Scan *s, const char *line) {
                 token(r, g, s, tok);
             }
             n = 0;
-        } else if (n < TOKEN_MAX - 1) {
+        } else if (n < PGN_TOKEN_MAX - 1) {
             tok[n++] = c;
         }
-        if (!c || (c == ';' && !s->brace)) break;
-        if (c == '{')
+        bool kept = s->brace && !s->variation && !s->over; /* a comment's character, kept for a converter */
+        if (kept && c && c != '{' && c != '}') note(r, g, c == '\t' ? " " : p, 1);
+        if (kept && !c) note(r, g, " ", 1); /* the comment goes on on the next line */
+        if (!c || (c == ';' && !s->brace)) {
+            r->dropped += c == ';' && !s->over && p[1 + strspn(p + 1, " \t")];
+            break;
+        }
+        if (c == '{') {
+            if (!s->brace && !s->variation && !s->over) note(r, g, " {", 2);
             s->brace = 1;
-        else if (c == '}')
+        } else if (c == '}' && s->brace) {
             s->brace = 0;
-        else if (c == '(' && !s->brace)
-            s->variation++;
-        else if (c == ')' && !s->brace && s->variation)
+            if (!s->variation && !s->over) note(r, g, "}", 1);
+        } else if (c == '(' && !s->brace) {
+            r->dropped += !s->variation++;
+        } else if (c == ')' && !s->brace && s->variation) {
             s->variation--;
+        }
     }
 }
 
@@ -196,9 +170,24 @@ static bool is_tag(const char *line) {
     return line[0] == '[';
 }
 
+/* The moves from the tokens, once the game's text is read. */
+static void decode(PgnReader *r, PgnGame *g) {
+    const char *tokens[PGN_PLY_MAX];
+    for (int i = 0; i < r->token_count; i++)
+        tokens[i] = r->tokens[i];
+    PgnDecoded d;
+    if (!pgn_decode(g->fen, tokens, r->token_count, r->notation, g->moves, &d))
+        snprintf(g->error, sizeof g->error, "%s", d.error);
+    g->ply_count = d.ply_count;
+    g->notation = d.notation;
+}
+
 bool pgn_next(PgnReader *r, PgnGame *g) {
     memset(g, 0, offsetof(PgnGame, moves));
     g->error[0] = '\0';
+    g->truncated = false;
+    r->token_count = 0;
+    free_text(r);
     Scan s = {0};
     bool any = false;
     while (next_line(r)) {
@@ -212,9 +201,10 @@ bool pgn_next(PgnReader *r, PgnGame *g) {
             g->line = r->line;
         }
         if (tag)
-            read_tag(r->buf, g);
+            read_tag(r, r->buf, g);
         else if (r->buf[0] != '%')
             movetext(r, g, &s, r->buf);
     }
+    if (any && !g->error[0]) decode(r, g);
     return any;
 }

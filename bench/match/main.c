@@ -42,7 +42,7 @@ static const char Usage[] =
     "  -banmoves               UCCI: ban moves that would repeat into a forbidden cycle\n"
     "  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   stop when the SPRT decides\n"
     "  -pgnout FILE            append games as PGN\n"
-    "  -notation iccs|wxf      move notation in the PGN (default iccs)\n"
+    "  -notation iccs|wxf|vn   move notation in the PGN (default iccs; vn: Vietnamese)\n"
     "  -log FILE               transcript of every engine's input and output\n"
     "  -timemargin MS          grace before a time forfeit (default 500)\n"
     "  -movetimeout MS         answer limit for depth/nodes searches (default 60000)\n"
@@ -63,7 +63,8 @@ typedef struct {
     SprtParams sprt;
     char pgn_path[1024], log_path[1024];
     int handshake_ms;
-    bool quiet, wxf;
+    bool quiet;
+    Notation notation;
     char tc_text[64];
 } Config;
 
@@ -336,8 +337,7 @@ static void parse_args(int argc, char **argv) {
             *flag = true;
             n = 0; /* these take no value */
         } else if (!strcmp(a, "-notation") && v) {
-            if (strcmp(v, "iccs") && strcmp(v, "wxf")) die("-notation is iccs or wxf, not '%s'", v);
-            c->wxf = !strcmp(v, "wxf");
+            if (!notation_from_name(v, false, &c->notation)) die("-notation is iccs, wxf or vn, not '%s'", v);
         } else if ((!strcmp(a, "-pgnout") || !strcmp(a, "-log")) && v) {
             char *dst = a[1] == 'p' ? c->pgn_path : c->log_path;
             snprintf(dst, sizeof c->pgn_path, "%s", v);
@@ -406,7 +406,7 @@ static void record_game(int game, int pair, bool a_is_red, const GameRecord *rec
         if (rec->worst_overrun_ms[c] > WorstOverrun[e]) WorstOverrun[e] = rec->worst_overrun_ms[c];
     }
     if (PgnFile) {
-        PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1, Cfg.wxf};
+        PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1, Cfg.notation};
         pgn_write(PgnFile, rec, &tags);
         fflush(PgnFile);
     }

@@ -17,32 +17,6 @@ static const char *termination(const GameRecord *rec) {
     return "normal";
 }
 
-/* File number as the side c reads it: 1 at its right-hand edge. */
-static int wxf_file(Color c, Square s) { return c == RED ? 9 - file_of(s) : file_of(s) + 1; }
-
-char *pgn_wxf_move(const Position *pos, Move m, char *buf) {
-    static const char Letter[TYPE_NB] = {'?', 'K', 'A', 'E', 'H', 'R', 'C', 'P'};
-    Square from = move_from(m), to = move_to(m);
-    Piece p = pos->board[from];
-    Color c = color_of(p);
-    PieceType t = type_of(p);
-    int forward = relative_rank(c, to) - relative_rank(c, from);
-    char op = forward > 0 ? '+' : forward < 0 ? '-' : '.';
-    bool straight = t == KING || t == ROOK || t == CANNON || t == PAWN;
-    int dest = straight && forward ? abs(forward) : wxf_file(c, to);
-    /* Another piece of the same kind on the same file: name this one front or rear. */
-    int same = 0, ahead = 0;
-    for (int r = 0; r < RANK_NB; r++) {
-        Square s = make_square(file_of(from), r);
-        if (s == from || pos->board[s] != p) continue;
-        same++;
-        if (relative_rank(c, s) > relative_rank(c, from)) ahead++;
-    }
-    if (same == 1) sprintf(buf, "%c%c%c%d", Letter[t], ahead ? '-' : '+', op, dest);
-    else sprintf(buf, "%c%d%c%d", Letter[t], wxf_file(c, from), op, dest);
-    return buf;
-}
-
 void pgn_write(FILE *out, const GameRecord *rec, const PgnTags *tags) {
     char date[16];
     time_t now = time(NULL);
@@ -66,17 +40,18 @@ void pgn_write(FILE *out, const GameRecord *rec, const PgnTags *tags) {
     int col = 0;
     Position *pos = NULL;
     char err[200];
-    if (tags->wxf && (!(pos = malloc(sizeof *pos)) || !fen_parse(pos, rec->start_fen, err, sizeof err))) {
+    bool named = tags->notation != NOTATION_ICCS; /* WXF and Vietnamese name moves from the position */
+    if (named && (!(pos = malloc(sizeof *pos)) || !fen_parse(pos, rec->start_fen, err, sizeof err))) {
         free(pos);
         pos = NULL;
     }
     for (int i = 0; i < rec->ply_count; i++) {
-        char text[160], mv[MOVE_TEXT_MAX];
+        char text[160], mv[NOTATION_TEXT_MAX];
         int n = 0;
         if (!black) n = snprintf(text, sizeof text, "%d. ", fullmove);
         else if (i == 0) n = snprintf(text, sizeof text, "%d... ", fullmove);
         if (pos) {
-            pgn_wxf_move(pos, rec->moves[i], mv);
+            notation_move_text(tags->notation, pos, rec->moves[i], mv);
             pos_make_move(pos, rec->moves[i]);
         } else {
             move_to_text(rec->moves[i], 0, mv);
