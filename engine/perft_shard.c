@@ -102,8 +102,8 @@ bool perft_shard_run(const Position *pos, int depth, int split, ShardSpec spec, 
     }
     char fen[FEN_MAX];
     fen_write(pos, fen);
-    fprintf(out, "%s\nfen %s\ndepth %d split %d subtrees %zu shard %d/%d run %016" PRIx64 "\n", Magic, fen, depth,
-            split, l.count, spec.index, spec.count, run_fingerprint(fen, depth, split, l.count));
+    fprintf(out, "%s\nfen %s\ndepth %d split %d subtrees %" PRIu64 " shard %d/%d run %016" PRIx64 "\n", Magic, fen,
+            depth, split, (uint64_t)l.count, spec.index, spec.count, run_fingerprint(fen, depth, split, l.count));
     uint64_t lines = 0, sum = 0;
     static Position sub;
     for (size_t i = 0; i < l.count; i++) {
@@ -113,7 +113,7 @@ bool perft_shard_run(const Position *pos, int depth, int split, ShardSpec spec, 
         uint64_t n = perft_count(&sub, depth - split, opt);
         char text[PERFT_SUB_MOVES_MAX];
         sub_text(&l, i, text);
-        fprintf(out, "sub %zu %s %" PRIu64 "\n", i, text, n);
+        fprintf(out, "sub %" PRIu64 " %s %" PRIu64 "\n", (uint64_t)i, text, n);
         lines++;
         sum += n;
     }
@@ -219,7 +219,7 @@ bool perft_shard_parse(const char *text, size_t len, PerftShardFile *f, char *er
     if (!parse_head(line, f, err, errlen)) return false;
     for (;;) {
         if (!next_line(text, len, &at, line, sizeof line, &cut))
-            return failf(err, errlen, "truncated: no end line after %zu subtrees", f->sub_count);
+            return failf(err, errlen, "truncated: no end line after %" PRIu64 " subtrees", (uint64_t)f->sub_count);
         if (!strncmp(line, "sub ", 4)) {
             if (!parse_sub(line, f, err, errlen)) return false;
             continue;
@@ -230,14 +230,14 @@ bool perft_shard_parse(const char *text, size_t len, PerftShardFile *f, char *er
             return failf(err, errlen, "'%.60s' is neither a sub nor the end line", line);
         if (lines != f->sub_count || sum != f->sum)
             return failf(err, errlen, "truncated or damaged: the end line says %llu subtrees and %llu leaves, the file "
-                         "holds %zu and %" PRIu64, lines, sum, f->sub_count, f->sum);
+                         "holds %" PRIu64 " and %" PRIu64, lines, sum, (uint64_t)f->sub_count, f->sum);
         break;
     }
     if (at != len) return failf(err, errlen, "text after the end line");
     uint64_t dealt = f->subtrees / (uint64_t)f->spec.count +
                      ((uint64_t)f->spec.index < f->subtrees % (uint64_t)f->spec.count);
     if (f->sub_count != dealt)
-        return failf(err, errlen, "holds %zu of the %" PRIu64 " subtrees dealt to shard %d/%d", f->sub_count, dealt,
+        return failf(err, errlen, "holds %" PRIu64 " of the %" PRIu64 " subtrees dealt to shard %d/%d", (uint64_t)f->sub_count, dealt,
                      f->spec.index, f->spec.count);
     return true;
 }
@@ -336,8 +336,8 @@ int perft_merge_main(int argc, char **argv, FILE *out, FILE *errf) {
         goto fail;
     }
     if (l.count != files[0].subtrees) {
-        snprintf(err, sizeof err, "%s: %" PRIu64 " subtrees, the split of its FEN has %zu", argv[0],
-                 files[0].subtrees, l.count);
+        snprintf(err, sizeof err, "%s: %" PRIu64 " subtrees, the split of its FEN has %" PRIu64, argv[0],
+                 files[0].subtrees, (uint64_t)l.count);
         goto fail;
     }
     if (!check_moves(files, argv, n, &l, root_sum, err, sizeof err)) goto fail;
