@@ -262,6 +262,7 @@ static void set_defaults(Config *c) {
     c->concurrency = sys_cpu_count() > 0 ? (int)sys_cpu_count() : 1;
     c->handshake_ms = 10000;
     c->sprt = (SprtParams){0, 5, 0.05, 0.05};
+    c->shard = (ShardSpec){0, 1}; /* -results without -shard: the whole match */
 }
 
 /* Where each -engine's words are, and the -each words (applied first). */

@@ -47,7 +47,7 @@ slurm_local_start() {
 
   cat >"$d/slurm.conf" <<CONF
 ClusterName=tuongci
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctl_port
 SlurmdPort=$node_port
 SlurmUser=root
@@ -77,7 +77,7 @@ KillWait=2
 InactiveLimit=0
 SlurmctldTimeout=30
 SlurmdTimeout=30
-NodeName=$host CPUs=$cpus State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=ci Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 CONF
   export SLURM_CONF=$d/slurm.conf
@@ -100,12 +100,15 @@ slurm_local_stop() {
   local pid i
   [ -n "${SLURM_LOCAL_PIDS:-}" ] || return 0
   # Jobs first, while slurmd can still clean up after them, so no task
-  # outlives the daemons.
-  scancel --user=root >/dev/null 2>&1 || true
-  for _ in $(seq 50); do
-    [ -z "$(squeue -h -t pending,running,configuring,completing,suspended,requeued 2>/dev/null)" ] && break
-    sleep 0.2
-  done
+  # outlives the daemons; only this cluster's (never a real cluster's,
+  # should the start have failed before SLURM_CONF was set).
+  if [ "${SLURM_CONF:-}" = "$SLURM_LOCAL_DIR/slurm.conf" ]; then
+    scancel --user=root >/dev/null 2>&1 || true
+    for _ in $(seq 50); do
+      [ -z "$(squeue -h -t pending,running,configuring,completing,suspended,requeued 2>/dev/null)" ] && break
+      sleep 0.2
+    done
+  fi
   for ((i = ${#SLURM_LOCAL_PIDS[@]} - 1; i >= 0; i--)); do
     pid=${SLURM_LOCAL_PIDS[$i]}
     kill "$pid" 2>/dev/null || true
