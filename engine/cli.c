@@ -77,8 +77,12 @@ static int perft_usage_error(const char *fmt, ...) {
 /* One `--name value` option; 0, or the exit status after an error line. */
 static int perft_option(const char *name, const char *value, PerftArgs *a) {
     if (!value) return perft_usage_error("perft %.40s needs a value", name);
-    if (!strcmp(name, "--epd") || !strcmp(name, "--out")) {
-        *(!strcmp(name, "--epd") ? &a->epd : &a->out) = value;
+    if (!strcmp(name, "--epd")) {
+        a->epd = value;
+        return 0;
+    }
+    if (!strcmp(name, "--out")) {
+        a->out = value;
         return 0;
     }
     if (!strcmp(name, "--shard")) {

@@ -26,7 +26,7 @@ static bool failf(char *err, size_t errlen, const char *fmt, ...) {
 
 /* The positions `split` plies below the root, as move sequences. */
 typedef struct {
-    Move *moves; /* count * split moves */
+    Move *moves;   /* count * split moves */
     uint8_t *root; /* per sequence: its first move's index in the root list */
     size_t count, cap;
     int split;
@@ -109,7 +109,8 @@ bool perft_shard_run(const Position *pos, int depth, int split, ShardSpec spec, 
     for (size_t i = 0; i < l.count; i++) {
         if (!shard_deals(i, spec)) continue;
         sub = *pos;
-        for (int k = 0; k < split; k++) pos_make_move(&sub, l.moves[i * (size_t)split + (size_t)k]);
+        for (int k = 0; k < split; k++)
+            pos_make_move(&sub, l.moves[i * (size_t)split + (size_t)k]);
         uint64_t n = perft_count(&sub, depth - split, opt);
         char text[PERFT_SUB_MOVES_MAX];
         sub_text(&l, i, text);
@@ -124,17 +125,18 @@ bool perft_shard_run(const Position *pos, int depth, int split, ShardSpec spec, 
 
 /* ---- the result file -------------------------------------------------- */
 
-/* The next line of text (without its newline) into line; false at the end
- * or when a line does not end in a newline (a cut file). */
-static bool next_line(const char *text, size_t len, size_t *at, char *line, size_t cap, bool *cut) {
+/* The next line of text (without its newline) into line; false at the end,
+ * at a line that does not end in a newline (a cut file) and at one longer
+ * than any a shard writes (*too_long set). */
+static bool next_line(const char *text, size_t len, size_t *at, char *line, size_t cap, bool *too_long) {
     if (*at >= len) return false;
     const char *nl = memchr(text + *at, '\n', len - *at);
-    if (!nl) {
-        *cut = true;
+    if (!nl) return false;
+    size_t n = (size_t)(nl - (text + *at));
+    if (n >= cap) {
+        *too_long = true;
         return false;
     }
-    size_t n = (size_t)(nl - (text + *at));
-    if (n >= cap) n = cap - 1; /* too long to be right: the checks below refuse it */
     memcpy(line, text + *at, n);
     line[n] = '\0';
     *at = (size_t)(nl - text) + 1;
@@ -207,19 +209,23 @@ static bool parse_sub(const char *line, PerftShardFile *f, char *err, size_t err
 bool perft_shard_parse(const char *text, size_t len, PerftShardFile *f, char *err, size_t errlen) {
     char line[256];
     size_t at = 0;
-    bool cut = false;
+    bool too_long = false;
     *f = (PerftShardFile){0};
-    if (!next_line(text, len, &at, line, sizeof line, &cut) || strcmp(line, Magic))
+    if (!next_line(text, len, &at, line, sizeof line, &too_long) || strcmp(line, Magic))
         return failf(err, errlen, "not a perft result file (the first line is not '%s')", Magic);
-    if (!next_line(text, len, &at, line, sizeof line, &cut) || strncmp(line, "fen ", 4) || strlen(line + 4) >= FEN_MAX)
+    if (!next_line(text, len, &at, line, sizeof line, &too_long) || strncmp(line, "fen ", 4) ||
+        strlen(line + 4) >= FEN_MAX)
         return failf(err, errlen, "line 2 is not 'fen FEN'");
     strcpy(f->fen, line + 4);
-    if (!next_line(text, len, &at, line, sizeof line, &cut))
+    if (!next_line(text, len, &at, line, sizeof line, &too_long))
         return failf(err, errlen, "truncated: it ends before its 'depth' line");
     if (!parse_head(line, f, err, errlen)) return false;
     for (;;) {
-        if (!next_line(text, len, &at, line, sizeof line, &cut))
-            return failf(err, errlen, "truncated: no end line after %" PRIu64 " subtrees", (uint64_t)f->sub_count);
+        if (!next_line(text, len, &at, line, sizeof line, &too_long))
+            return failf(err, errlen,
+                         too_long ? "a line after %" PRIu64 " subtrees is too long"
+                                  : "truncated: no end line after %" PRIu64 " subtrees",
+                         (uint64_t)f->sub_count);
         if (!strncmp(line, "sub ", 4)) {
             if (!parse_sub(line, f, err, errlen)) return false;
             continue;
@@ -229,16 +235,18 @@ bool perft_shard_parse(const char *text, size_t len, PerftShardFile *f, char *er
         if (sscanf(line, "end %llu %llu%n", &lines, &sum, &used) != 2 || line[used])
             return failf(err, errlen, "'%.60s' is neither a sub nor the end line", line);
         if (lines != f->sub_count || sum != f->sum)
-            return failf(err, errlen, "truncated or damaged: the end line says %llu subtrees and %llu leaves, the file "
-                         "holds %" PRIu64 " and %" PRIu64, lines, sum, (uint64_t)f->sub_count, f->sum);
+            return failf(err, errlen,
+                         "truncated or damaged: the end line says %llu subtrees and %llu leaves, the file "
+                         "holds %" PRIu64 " and %" PRIu64,
+                         lines, sum, (uint64_t)f->sub_count, f->sum);
         break;
     }
     if (at != len) return failf(err, errlen, "text after the end line");
-    uint64_t dealt = f->subtrees / (uint64_t)f->spec.count +
-                     ((uint64_t)f->spec.index < f->subtrees % (uint64_t)f->spec.count);
+    uint64_t dealt =
+        f->subtrees / (uint64_t)f->spec.count + ((uint64_t)f->spec.index < f->subtrees % (uint64_t)f->spec.count);
     if (f->sub_count != dealt)
-        return failf(err, errlen, "holds %" PRIu64 " of the %" PRIu64 " subtrees dealt to shard %d/%d", (uint64_t)f->sub_count, dealt,
-                     f->spec.index, f->spec.count);
+        return failf(err, errlen, "holds %" PRIu64 " of the %" PRIu64 " subtrees dealt to shard %d/%d",
+                     (uint64_t)f->sub_count, dealt, f->spec.index, f->spec.count);
     return true;
 }
 
@@ -353,7 +361,8 @@ int perft_merge_main(int argc, char **argv, FILE *out, FILE *errf) {
 fail:
     fprintf(errf, "tuong: error: %s\n", err);
 done:
-    for (int i = 0; files && i < n; i++) perft_shard_free(&files[i]);
+    for (int i = 0; files && i < n; i++)
+        perft_shard_free(&files[i]);
     sublist_free(&l);
     free(files);
     free(info);

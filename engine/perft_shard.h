@@ -47,8 +47,9 @@ typedef struct {
     uint64_t sum;
 } PerftShardFile;
 
-/* Count shard spec of the split run (depth, split) below pos and write the
- * result file to out; false on a write error. fen_text is the FEN line. */
+/* Count shard spec of the split run (depth, split) below pos with opt's
+ * threads and table, and write the result file to out; false on a write
+ * error or when memory for the split runs out. */
 bool perft_shard_run(const Position *pos, int depth, int split, ShardSpec spec, const PerftOptions *opt, FILE *out);
 /* Parse a result file's text (len bytes, not NUL-terminated); false with
  * the reason in err (truncated, malformed, a line that does not belong to

@@ -50,13 +50,15 @@ uint64_t shard_hash(uint64_t h, const void *data, size_t n) {
 
 uint64_t shard_hash_str(uint64_t h, const char *s) {
     size_t n = 0;
-    while (s[n]) n++;
+    while (s[n])
+        n++;
     return shard_hash(h, s, n + 1);
 }
 
 uint64_t shard_hash_u64(uint64_t h, uint64_t v) {
     unsigned char b[8];
-    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
     return shard_hash(h, b, sizeof b);
 }
 

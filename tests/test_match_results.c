@@ -63,10 +63,12 @@ static void normalise_pgn(char *s) {
         }
         if (*p == ' ' && p[1] >= '0' && p[1] <= '9') { /* " 0.01s}" */
             char *q = p + 1;
-            while (*q >= '0' && *q <= '9') q++;
+            while (*q >= '0' && *q <= '9')
+                q++;
             if (*q == '.') {
                 char *r = q + 1;
-                while (*r >= '0' && *r <= '9') r++;
+                while (*r >= '0' && *r <= '9')
+                    r++;
                 if (r[0] == 's' && r[1] == '}') {
                     p = r + 1;
                     continue;

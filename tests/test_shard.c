@@ -21,8 +21,8 @@ static void parses_k_of_n(void **state) {
     assert_true(shard_parse("3/4", &s));
     assert_int_equal(s.index, 3);
     assert_int_equal(s.count, 4);
-    const char *bad[] = {"", "1", "4/4", "5/4", "-1/4", "1/0", "1/-4", " 1/4", "1/4 ", "1/4x", "a/b", "1//4",
-                         "1/1000001", NULL};
+    const char *bad[] = {"",     "1",    "4/4",  "5/4", "-1/4", "1/0",       "1/-4",
+                         " 1/4", "1/4 ", "1/4x", "a/b", "1//4", "1/1000001", NULL};
     for (int i = 0; bad[i]; i++)
         if (shard_parse(bad[i], &s)) fail_msg("'%s' parsed", bad[i]);
     assert_false(shard_parse(NULL, &s));
@@ -46,7 +46,8 @@ static void shares_cover_every_item_once(void **state) {
         }
     for (uint64_t i = 0; i < 50; i++) {
         int owners = 0;
-        for (int k = 0; k < 7; k++) owners += shard_deals(i, (ShardSpec){k, 7});
+        for (int k = 0; k < 7; k++)
+            owners += shard_deals(i, (ShardSpec){k, 7});
         assert_int_equal(owners, 1);
     }
     assert_true(shard_hash_str(SHARD_HASH_INIT, "ab") != shard_hash_str(SHARD_HASH_INIT, "ba"));
@@ -57,7 +58,8 @@ static void expect_refusal(const ShardInfo *files, int n, const char *want1, con
     int order[8];
     char err[400];
     assert_false(shard_check_set(files, n, order, err, sizeof err));
-    if (!strstr(err, want1) || (want2 && !strstr(err, want2))) fail_msg("'%s' lacks '%s' or '%s'", err, want1, want2 ? want2 : "");
+    if (!strstr(err, want1) || (want2 && !strstr(err, want2)))
+        fail_msg("'%s' lacks '%s' or '%s'", err, want1, want2 ? want2 : "");
 }
 
 static void set_check_refuses_bad_sets(void **state) {
@@ -69,7 +71,7 @@ static void set_check_refuses_bad_sets(void **state) {
     assert_int_equal(order[0], 1);
     assert_int_equal(order[1], 2);
     assert_int_equal(order[2], 0);
-    expect_refusal(f, 2, "shard 1/3 is missing", NULL);             /* missing */
+    expect_refusal(f, 2, "shard 1/3 is missing", NULL); /* missing */
     f[3] = (ShardInfo){"again.out", {1, 3}, 9};
     expect_refusal(f, 4, "b.out and again.out are both shard 1/3", NULL); /* duplicate */
     f[2] = (ShardInfo){"other.out", {1, 3}, 8};
@@ -235,9 +237,13 @@ static void perft_parser_refuses_bad_files(void **state) {
         assert_false(parses(text, err, sizeof err));
         if (!strstr(err, bad[i].why)) fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].why);
     }
+    char long_line[600];
+    snprintf(long_line, sizeof long_line, "%ssub 1 e0e1 1%0300d\n", head, 0);
+    assert_false(parses(long_line, err, sizeof err));
+    assert_non_null(strstr(err, "too long"));
     assert_false(parses("tuong-perft-shard 2\n", err, sizeof err));
-    assert_false(parses("tuong-perft-shard 1\nfen x\ndepth 3 split 5 subtrees 5 shard 0/1 run 1\nend 0 0\n", err,
-                        sizeof err));
+    assert_false(
+        parses("tuong-perft-shard 1\nfen x\ndepth 3 split 5 subtrees 5 shard 0/1 run 1\nend 0 0\n", err, sizeof err));
     assert_false(parses("", err, sizeof err));
 }
 

@@ -28,9 +28,10 @@ bool results_open(ResultsWriter *w, const char *path, const MatchTally *t, uint6
         return failf(err, errlen, "%s: name too long", path);
     snprintf(w->tmp, sizeof w->tmp, "%s.part", path);
     if (!(w->f = fopen(w->tmp, "wb"))) return failf(err, errlen, "cannot write %s: %s", w->tmp, strerror(errno));
-    fprintf(w->f, "%s\nrun %016" PRIx64 " shard %d/%d games %d first %d count %d\nengines %d\n", Magic, run,
-            spec.index, spec.count, t->total_games, first, count, t->engine_count);
-    for (int e = 0; e < t->engine_count; e++) fprintf(w->f, "engine %s\n", t->names[e]);
+    fprintf(w->f, "%s\nrun %016" PRIx64 " shard %d/%d games %d first %d count %d\nengines %d\n", Magic, run, spec.index,
+            spec.count, t->total_games, first, count, t->engine_count);
+    for (int e = 0; e < t->engine_count; e++)
+        fprintf(w->f, "engine %s\n", t->names[e]);
     fprintf(w->f, "tc %s\ntimed %d margin %lld\nsprt %d %.17g %.17g %.17g %.17g\n", t->tc_text, t->timed,
             (long long)t->margin_ms, t->sprt_on, t->sprt.elo0, t->sprt.elo1, t->sprt.alpha, t->sprt.beta);
     return fflush(w->f) == 0 || failf(err, errlen, "cannot write %s: %s", w->tmp, strerror(errno));
@@ -48,7 +49,8 @@ bool results_add(ResultsWriter *w, int game, const GameRecord *rec, const PgnTag
                 len, rec->reason);
         char buf[4096];
         size_t n;
-        while ((n = fread(buf, 1, sizeof buf, pgn)) > 0) ok = ok && fwrite(buf, 1, n, w->f) == n;
+        while ((n = fread(buf, 1, sizeof buf, pgn)) > 0)
+            ok = ok && fwrite(buf, 1, n, w->f) == n;
     }
     fclose(pgn);
     w->written++;
@@ -111,10 +113,10 @@ static bool parse_header(Reader *rd, MatchResults *r, char *err, size_t errlen) 
     uint64_t first, end;
     shard_range((uint64_t)r->total_games, r->spec, &first, &end);
     if ((uint64_t)r->first != first || (uint64_t)r->count != end - first)
-        return failf(err, errlen, "shard %d/%d of %d games holds games %" PRIu64 "..%" PRIu64 ", not %d from %d", k,
-                     n, r->total_games, first, end - 1, r->count, r->first);
-    if (!next_line(rd, line, sizeof line) || sscanf(line, "engines %d%n", &t->engine_count, &used) != 1 ||
-        line[used] || t->engine_count < 2 || t->engine_count > TALLY_MAX_ENGINES)
+        return failf(err, errlen, "shard %d/%d of %d games holds games %" PRIu64 "..%" PRIu64 ", not %d from %d", k, n,
+                     r->total_games, first, end - 1, r->count, r->first);
+    if (!next_line(rd, line, sizeof line) || sscanf(line, "engines %d%n", &t->engine_count, &used) != 1 || line[used] ||
+        t->engine_count < 2 || t->engine_count > TALLY_MAX_ENGINES)
         return failf(err, errlen, "line 3 is not 'engines E' with E from 2 to %d", TALLY_MAX_ENGINES);
     for (int e = 0; e < t->engine_count; e++)
         if (!next_line(rd, line, sizeof line) || !keyed(line, "engine", t->names[e], sizeof t->names[e]))
@@ -157,7 +159,8 @@ static bool parse_game(Reader *rd, const char *line, MatchResults *r, char *err,
     char reason_line[sizeof g.reason + 16];
     if (!next_line(rd, reason_line, sizeof reason_line) || !keyed(reason_line, "reason", g.reason, sizeof g.reason))
         return failf(err, errlen, "truncated: game %d has no reason line", g.number);
-    if ((size_t)pgn_len > rd->len - rd->at) return failf(err, errlen, "truncated: game %d's PGN is cut short", g.number);
+    if ((size_t)pgn_len > rd->len - rd->at)
+        return failf(err, errlen, "truncated: game %d's PGN is cut short", g.number);
     g.outcome.result = (GameResult)result;
     g.outcome.worst_overrun_ms[RED] = w0;
     g.outcome.worst_overrun_ms[BLACK] = w1;
@@ -167,7 +170,8 @@ static bool parse_game(Reader *rd, const char *line, MatchResults *r, char *err,
     for (int i = 0; i < r->count && r->games[i].number >= 0; i++)
         if (r->games[i].number == g.number) return failf(err, errlen, "game %d is in the file twice", g.number);
     int slot = 0;
-    while (slot < r->count && r->games[slot].number >= 0) slot++;
+    while (slot < r->count && r->games[slot].number >= 0)
+        slot++;
     if (slot == r->count) return failf(err, errlen, "more than the shard's %d games", r->count);
     r->games[slot] = g;
     return true;
@@ -177,8 +181,10 @@ bool results_parse(const char *text, size_t len, MatchResults *r, char *err, siz
     *r = (MatchResults){0};
     Reader rd = {.text = text, .len = len};
     if (!parse_header(&rd, r, err, errlen)) return false;
-    if (!(r->games = malloc(sizeof *r->games * (size_t)(r->count ? r->count : 1)))) return failf(err, errlen, "out of memory");
-    for (int i = 0; i < r->count; i++) r->games[i].number = -1;
+    if (!(r->games = malloc(sizeof *r->games * (size_t)(r->count ? r->count : 1))))
+        return failf(err, errlen, "out of memory");
+    for (int i = 0; i < r->count; i++)
+        r->games[i].number = -1;
     char line[512];
     int seen = 0;
     for (;;) {
@@ -198,7 +204,8 @@ bool results_parse(const char *text, size_t len, MatchResults *r, char *err, siz
         break;
     }
     if (rd.at != len) return failf(err, errlen, "text after the end line");
-    for (int i = 0; i < r->count; i++) r->games[i].outcome.reason = r->games[i].reason;
+    for (int i = 0; i < r->count; i++)
+        r->games[i].outcome.reason = r->games[i].reason;
     return true;
 }
 
@@ -312,8 +319,10 @@ int results_merge_main(int argc, char **argv) {
             free(m.names);
             return 0;
         }
-        if (!strcmp(argv[i], "-pgnout") && i + 1 < argc) pgn_path = argv[++i];
-        else m.names[m.n++] = argv[i];
+        if (!strcmp(argv[i], "-pgnout") && i + 1 < argc)
+            pgn_path = argv[++i];
+        else
+            m.names[m.n++] = argv[i];
     }
     int rc = 1;
     FILE *pgn = NULL;

@@ -49,7 +49,7 @@ typedef struct {
     uint64_t run;
     ShardSpec spec;
     int total_games, first, count;
-    MatchTally tally; /* the match settings; the score still zero */
+    MatchTally tally;  /* the match settings; the score still zero */
     ResultGame *games; /* heap, count of them, as in the file */
 } MatchResults;
 

@@ -6,7 +6,8 @@
 void tally_start(MatchTally *t) {
     t->pair_count = 0;
     for (int a = 0; a < t->engine_count; a++)
-        for (int b = a + 1; b < t->engine_count; b++) t->pairs[t->pair_count++] = (Pairing){a, b, {0, 0, 0}};
+        for (int b = a + 1; b < t->engine_count; b++)
+            t->pairs[t->pair_count++] = (Pairing){a, b, {0, 0, 0}};
 }
 
 void tally_schedule(const MatchTally *t, int game, int *pair, bool *a_is_red, int *round) {
@@ -21,9 +22,12 @@ static void tally_reason(MatchTally *t, const char *reason) {
     size_t n = 0;
     int depth = 0;
     for (const char *p = reason; *p && n < sizeof key - 1; p++) {
-        if (*p == '(') depth++;
-        else if (*p == ')') depth--;
-        else if (!depth && !(*p == ' ' && n && key[n - 1] == ' ')) key[n++] = *p >= '0' && *p <= '9' ? '#' : *p;
+        if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        else if (!depth && !(*p == ' ' && n && key[n - 1] == ' '))
+            key[n++] = *p >= '0' && *p <= '9' ? '#' : *p;
     }
     key[n] = '\0';
     for (int i = 0; i < t->reason_count; i++)
@@ -39,9 +43,12 @@ static void tally_reason(MatchTally *t, const char *reason) {
 
 bool tally_add(MatchTally *t, int pair, bool a_is_red, const GameOutcome *g) {
     Pairing *p = &t->pairs[pair];
-    if (g->result == RES_DRAW) p->score.draws++;
-    else if ((g->result == RES_RED_WINS) == a_is_red) p->score.wins++;
-    else p->score.losses++;
+    if (g->result == RES_DRAW)
+        p->score.draws++;
+    else if ((g->result == RES_RED_WINS) == a_is_red)
+        p->score.wins++;
+    else
+        p->score.losses++;
     t->games_done++;
     tally_reason(t, g->reason);
     for (int c = 0; c < COLOR_NB; c++) {
@@ -61,8 +68,8 @@ bool tally_add(MatchTally *t, int pair, bool a_is_red, const GameOutcome *g) {
 
 void tally_pair_line(FILE *out, const MatchTally *t, const Pairing *p) {
     Score3 s = p->score;
-    fprintf(out, "%s vs %s: +%d =%d -%d, Elo %+.1f +/- %.1f", t->names[p->a], t->names[p->b], s.wins, s.draws,
-            s.losses, stats_elo(s), stats_elo_error(s));
+    fprintf(out, "%s vs %s: +%d =%d -%d, Elo %+.1f +/- %.1f", t->names[p->a], t->names[p->b], s.wins, s.draws, s.losses,
+            stats_elo(s), stats_elo_error(s));
     if (t->sprt_on && t->pair_count == 1)
         fprintf(out, ", LLR %.2f [%.2f, %.2f]", stats_llr(s, t->sprt), stats_llr_lower(t->sprt),
                 stats_llr_upper(t->sprt));
@@ -89,8 +96,8 @@ void tally_report(FILE *out, const MatchTally *t, int signal) {
     for (int i = 0; i < t->pair_count; i++) {
         const Pairing *p = &t->pairs[i];
         Score3 s = p->score;
-        fprintf(out, "%s vs %s: games %d, +%d =%d -%d, score %.1f%%\n", t->names[p->a], t->names[p->b],
-                stats_games(s), s.wins, s.draws, s.losses, 100 * stats_score(s));
+        fprintf(out, "%s vs %s: games %d, +%d =%d -%d, score %.1f%%\n", t->names[p->a], t->names[p->b], stats_games(s),
+                s.wins, s.draws, s.losses, 100 * stats_score(s));
         fprintf(out, "  Elo difference %+.1f +/- %.1f (95%%), LOS %.1f%%, draw ratio %.1f%%\n", stats_elo(s),
                 stats_elo_error(s), 100 * stats_los(s), 100 * stats_draw_ratio(s));
     }
@@ -100,10 +107,11 @@ void tally_report(FILE *out, const MatchTally *t, int signal) {
         SprtState st = stats_sprt(s, t->sprt);
         if (t->sprt_decided)
             fprintf(out, "SPRT decided after %d games (+%d =%d -%d)\n", stats_games(s), s.wins, s.draws, s.losses);
-        fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f [%.3f, %.3f] -> %s\n", t->sprt.elo0,
-                t->sprt.elo1, t->sprt.alpha, t->sprt.beta, stats_llr(s, t->sprt), stats_llr_lower(t->sprt),
-                stats_llr_upper(t->sprt),
-                st == SPRT_H1 ? "H1 accepted" : st == SPRT_H0 ? "H0 accepted" : "undecided");
+        fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f [%.3f, %.3f] -> %s\n", t->sprt.elo0, t->sprt.elo1,
+                t->sprt.alpha, t->sprt.beta, stats_llr(s, t->sprt), stats_llr_lower(t->sprt), stats_llr_upper(t->sprt),
+                st == SPRT_H1   ? "H1 accepted"
+                : st == SPRT_H0 ? "H0 accepted"
+                                : "undecided");
     }
     if (t->timed) {
         /* What a referee without a grace margin would have forfeited. */
@@ -114,5 +122,6 @@ void tally_report(FILE *out, const MatchTally *t, int signal) {
         fprintf(out, "\n");
     }
     fprintf(out, "Results by reason:\n");
-    for (int i = 0; i < t->reason_count; i++) fprintf(out, "  %4d  %s\n", t->reasons[i].n, t->reasons[i].text);
+    for (int i = 0; i < t->reason_count; i++)
+        fprintf(out, "  %4d  %s\n", t->reasons[i].n, t->reasons[i].text);
 }

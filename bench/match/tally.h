@@ -14,7 +14,11 @@
 #include "game.h"
 #include "stats.h"
 
-enum { TALLY_MAX_ENGINES = 16, TALLY_MAX_PAIRS = TALLY_MAX_ENGINES * (TALLY_MAX_ENGINES - 1) / 2, TALLY_MAX_REASONS = 64 };
+enum {
+    TALLY_MAX_ENGINES = 16,
+    TALLY_MAX_PAIRS = TALLY_MAX_ENGINES * (TALLY_MAX_ENGINES - 1) / 2,
+    TALLY_MAX_REASONS = 64
+};
 
 typedef struct {
     int a, b; /* engine indices; scores are from a's point of view */

@@ -30,22 +30,26 @@ static bool failf(char *err, size_t errlen, const char *fmt, ...) {
 }
 
 static void put_u32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 static void put_u64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 static uint32_t get_u32(const uint8_t *p) {
     uint32_t v = 0;
-    for (int i = 3; i >= 0; i--) v = v << 8 | p[i];
+    for (int i = 3; i >= 0; i--)
+        v = v << 8 | p[i];
     return v;
 }
 
 static uint64_t get_u64(const uint8_t *p) {
     uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
     return v;
 }
 
@@ -86,9 +90,10 @@ bool datashard_unpack(const uint8_t in[DATASHARD_HEADER_SIZE], DataShardHeader *
     uint64_t first, end;
     shard_range(h->total_games, h->spec, &first, &end);
     if (h->first_game != first || h->games != end - first)
-        return failf(err, errlen, "shard %u/%u of %" PRIu64 " games should hold games %" PRIu64 "..%" PRIu64
-                     ", the header says %" PRIu64 " games from %" PRIu64, k, n, h->total_games, first, end - 1,
-                     h->games, h->first_game);
+        return failf(err, errlen,
+                     "shard %u/%u of %" PRIu64 " games should hold games %" PRIu64 "..%" PRIu64
+                     ", the header says %" PRIu64 " games from %" PRIu64,
+                     k, n, h->total_games, first, end - 1, h->games, h->first_game);
     return true;
 }
 
@@ -97,13 +102,25 @@ uint64_t datashard_fingerprint(const PoolConfig *cfg, const OpeningBook *book) {
     uint64_t h = shard_hash_str(SHARD_HASH_INIT, "tuong-datagen games");
     h = shard_hash_str(h, version_text());
     h = shard_hash_str(h, nnue_banner());
-    const uint64_t numbers[] = {cfg->seed,         cfg->games,          s->nodes,          s->hard_nodes,
-                                (uint64_t)s->hash_mb,      (uint64_t)s->random_plies, (uint64_t)s->skip_plies,
-                                (uint64_t)s->score_cap,    (uint64_t)s->resign_score, (uint64_t)s->resign_moves,
-                                (uint64_t)s->draw_score,   (uint64_t)s->draw_plies,   (uint64_t)s->draw_from,
-                                (uint64_t)s->max_plies,    (uint64_t)book->count};
-    for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) h = shard_hash_u64(h, numbers[i]);
-    for (int i = 0; i < book->count; i++) h = shard_hash_str(h, book->fens[i]);
+    const uint64_t numbers[] = {cfg->seed,
+                                cfg->games,
+                                s->nodes,
+                                s->hard_nodes,
+                                (uint64_t)s->hash_mb,
+                                (uint64_t)s->random_plies,
+                                (uint64_t)s->skip_plies,
+                                (uint64_t)s->score_cap,
+                                (uint64_t)s->resign_score,
+                                (uint64_t)s->resign_moves,
+                                (uint64_t)s->draw_score,
+                                (uint64_t)s->draw_plies,
+                                (uint64_t)s->draw_from,
+                                (uint64_t)s->max_plies,
+                                (uint64_t)book->count};
+    for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)
+        h = shard_hash_u64(h, numbers[i]);
+    for (int i = 0; i < book->count; i++)
+        h = shard_hash_str(h, book->fens[i]);
     return h;
 }
 
@@ -129,8 +146,7 @@ static FILE *open_shard(const char *path, DataShardHeader *h, char *err, size_t 
     if (n < 8 || memcmp(buf, DATASHARD_MAGIC, 8) != 0)
         failf(err, errlen, "%s: not a tuong-datagen shard file (it does not start with %s)", path, DATASHARD_MAGIC);
     else if (n < sizeof buf)
-        failf(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte header", path, n,
-              DATASHARD_HEADER_SIZE);
+        failf(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte header", path, n, DATASHARD_HEADER_SIZE);
     else if (!datashard_unpack(buf, h, why, sizeof why))
         failf(err, errlen, "%s: %s", path, why);
     else if (h->records > (uint64_t)INT64_MAX / DATAFILE_RECORD_SIZE ||
@@ -216,7 +232,8 @@ int datashard_generate(const PoolConfig *cfg, const OpeningBook *book, ShardSpec
                          .run = datashard_fingerprint(cfg, book)};
     int have = existing_shard(cfg->out_path, &h);
     if (have) {
-        if (have > 0) fprintf(stderr, "datagen: %s is already shard %d/%d, whole\n", cfg->out_path, spec.index, spec.count);
+        if (have > 0)
+            fprintf(stderr, "datagen: %s is already shard %d/%d, whole\n", cfg->out_path, spec.index, spec.count);
         return have > 0 ? 0 : 1;
     }
     char tmp[PATH_MAX_LEN];
@@ -332,9 +349,10 @@ int datagen_merge(int argc, char **argv) {
         goto done;
     }
     uint64_t records = 0;
-    for (int i = 0; i < n; i++) records += shards[i].h.records;
-    fprintf(stderr, "datagen: merged %d shards, %" PRIu64 " games, %" PRIu64 " records (seed %" PRIu64 ") into %s\n",
-            n, shards[0].h.total_games, records, shards[0].h.seed, path);
+    for (int i = 0; i < n; i++)
+        records += shards[i].h.records;
+    fprintf(stderr, "datagen: merged %d shards, %" PRIu64 " games, %" PRIu64 " records (seed %" PRIu64 ") into %s\n", n,
+            shards[0].h.total_games, records, shards[0].h.seed, path);
     rc = 0;
 done:
     for (int i = 0; shards && i < n; i++)

@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int i = 0; i < r.count; i++) {
             const ResultGame *g = &r.games[i];
             FUZZ_CHECK(g->number >= r.first && g->number < r.first + r.count);
-            for (int j = 0; j < i; j++) FUZZ_CHECK(r.games[j].number != g->number);
+            for (int j = 0; j < i; j++)
+                FUZZ_CHECK(r.games[j].number != g->number);
             FUZZ_CHECK(g->pgn_at <= size && g->pgn_len <= size - g->pgn_at);
             FUZZ_CHECK(g->outcome.reason == g->reason);
         }
