@@ -10,6 +10,7 @@
 #include "nnue/nnue.h"
 #include "perft.h"
 #include "perft_epd.h"
+#include "perft_shard.h"
 #include "protocol.h"
 #include "search_params.h"
 #include "sys.h"
@@ -25,6 +26,9 @@ static const char Usage[] =
     "                              count move-generation leaves, per root move\n"
     "       tuong perft --epd FILE [--depth D] [--threads N] [--hash MB]\n"
     "                              check the ;D<n> counts of every position in FILE\n"
+    "       tuong perft <depth> [FEN] --split S --shard K/N [--out FILE] [--threads N] [--hash MB]\n"
+    "                              count the subtrees S plies down dealt to shard K of N\n"
+    "       tuong perft merge FILE...  sum the shards' result files (docs/cluster.md)\n"
     "       tuong bench [depth]    search the benchmark positions\n"
     "       tuong params           list the tunable search parameters (name,value,min,max,step)\n"
     "       tuong --help | --version\n";
@@ -44,6 +48,10 @@ typedef struct {
     long epd_depth; /* --depth D (-1: every depth of the file) */
     long threads, hash_mb;
     const char *epd; /* --epd FILE, or NULL */
+    long split;      /* --split S (0: none) */
+    bool sharded;    /* --shard K/N given */
+    ShardSpec shard; /* shard 0/1 without --shard */
+    const char *out; /* --out FILE for the result file, or NULL (stdout) */
     char fen[512];   /* the FEN words joined, or "" */
 } PerftArgs;
 
@@ -73,6 +81,17 @@ static int perft_option(const char *name, const char *value, PerftArgs *a) {
         a->epd = value;
         return 0;
     }
+    if (!strcmp(name, "--out")) {
+        a->out = value;
+        return 0;
+    }
+    if (!strcmp(name, "--shard")) {
+        a->sharded = true;
+        if (shard_parse(value, &a->shard)) return 0;
+        return perft_usage_error("perft --shard needs K/N with 0 <= K < N, not '%.40s'", value);
+    }
+    if (!strcmp(name, "--split") && parse_int(value, 1, PERFT_SPLIT_MAX, &a->split)) return 0;
+    if (!strcmp(name, "--split")) return perft_usage_error("perft --split needs 1 to %d plies", PERFT_SPLIT_MAX);
     long cap = memory_cap_mb();
     if (!strcmp(name, "--threads") && parse_int(value, 1, PERFT_THREADS_MAX, &a->threads)) return 0;
     if (!strcmp(name, "--hash") && parse_int(value, 0, cap, &a->hash_mb)) return 0;
@@ -86,7 +105,7 @@ static int perft_option(const char *name, const char *value, PerftArgs *a) {
 
 /* Sort the arguments after `perft` into options, the depth and the FEN. */
 static int perft_parse(int argc, char **argv, PerftArgs *a) {
-    *a = (PerftArgs){.depth = -1, .epd_depth = -1, .threads = 1, .hash_mb = 0};
+    *a = (PerftArgs){.depth = -1, .epd_depth = -1, .threads = 1, .hash_mb = 0, .shard = {0, 1}};
     int words = 0;
     for (int i = 2; i < argc; i++) {
         if (!strncmp(argv[i], "--", 2)) {
@@ -105,10 +124,34 @@ static int perft_parse(int argc, char **argv, PerftArgs *a) {
     if (!a->epd && a->epd_depth >= 0)
         return perft_usage_error("perft --depth goes with --epd (else: perft <depth> [FEN])");
     if (!a->epd && a->depth < 0) return perft_usage_error("perft needs a depth from 0 to %d", PERFT_DEPTH_MAX);
+    if ((a->sharded || a->out) && !a->split) return perft_usage_error("perft --shard and --out go with --split S");
+    if (a->split && (a->epd || a->split > a->depth))
+        return perft_usage_error("perft --split S needs a depth of at least S (and no --epd)");
     return 0;
 }
 
+/* The split count of shard a->shard into a->out (written to FILE.part,
+ * renamed when whole) or stdout; returns the exit status. */
+static int perft_split_run(const Position *pos, const PerftArgs *a, const PerftOptions *opt) {
+    char tmp[4096];
+    FILE *out = stdout;
+    if (a->out) {
+        if (snprintf(tmp, sizeof tmp, "%s.part", a->out) >= (int)sizeof tmp || !(out = fopen(tmp, "w"))) {
+            fprintf(stderr, "tuong: error: cannot write %s.part\n", a->out);
+            return 1;
+        }
+    }
+    bool ok = perft_shard_run(pos, (int)a->depth, (int)a->split, a->shard, opt, out);
+    if (a->out) {
+        ok = fclose(out) == 0 && ok;
+        ok = ok && rename(tmp, a->out) == 0;
+    }
+    if (!ok) fprintf(stderr, "tuong: error: writing the perft result %s failed\n", a->out ? a->out : "(stdout)");
+    return ok ? 0 : 1;
+}
+
 static int cli_perft(int argc, char **argv) {
+    if (argc > 2 && !strcmp(argv[2], "merge")) return perft_merge_main(argc - 3, argv + 3, stdout, stderr);
     PerftArgs a;
     int rc = perft_parse(argc, argv, &a);
     if (rc) return rc;
@@ -125,7 +168,9 @@ static int cli_perft(int argc, char **argv) {
     }
     PerftOptions opt = {.threads = (int)a.threads, .table = a.hash_mb > 0 ? &table : NULL};
     rc = 0;
-    if (a.epd)
+    if (a.split)
+        rc = perft_split_run(&pos, &a, &opt);
+    else if (a.epd)
         rc = perft_epd_check(a.epd, a.epd_depth < 0 ? PERFT_EPD_DEPTH_MAX : (int)a.epd_depth, &opt, stdout, stderr);
     else
         perft_divide_with(&pos, (int)a.depth, 0, &opt, stdout);

@@ -215,6 +215,102 @@ static void refuses_bad_files_and_flags(void **state) {
     }
 }
 
+/* Shard K/N of --games G into file name; its exit code. */
+static int shard_run(const char *name, const char *shard, int games) {
+    char args[2048];
+    snprintf(args, sizeof args, "--out '%s' --games %d %s --threads 1 --seed 5 --shard %s --openings '%s/openings/xiangqi.epd'",
+             path_of(name), games, TinyGames, shard, TUONG_DATA_DIR);
+    return datagen(args);
+}
+
+/* merge OUT SHARD... (names in Dir; OUT removed first); its exit code. */
+static int merge(const char *out, const char *a, const char *b, const char *c, const char *d) {
+    char args[3000];
+    remove(path_of(out));
+    int n = snprintf(args, sizeof args, "merge '%s'", path_of(out));
+    const char *names[] = {a, b, c, d};
+    for (int i = 0; i < 4; i++)
+        if (names[i]) n += snprintf(args + n, sizeof args - (size_t)n, " '%s'", path_of(names[i]));
+    return datagen(args);
+}
+
+/* Three shards, merged in any order, are the unsharded file byte for byte;
+ * a shard file already whole is not played again. */
+static void shards_merge_into_the_unsharded_file(void **state) {
+    (void)state;
+    const char *whole = path_of("whole.bin");
+    char args[2048];
+    remove(whole);
+    snprintf(args, sizeof args, "--out '%s' --games 5 %s --threads 2 --seed 5 --openings '%s/openings/xiangqi.epd'",
+             whole, TinyGames, TUONG_DATA_DIR);
+    assert_int_equal(datagen(args), 0);
+    const char *names[] = {"s0.bin", "s1.bin", "s2.bin"}, *specs[] = {"0/3", "1/3", "2/3"};
+    for (int k = 0; k < 3; k++) {
+        remove(path_of(names[k]));
+        assert_int_equal(shard_run(names[k], specs[k], 5), 0);
+    }
+    assert_int_equal(merge("merged.bin", "s2.bin", "s0.bin", "s1.bin", NULL), 0);
+    assert_true(same_bytes(whole, path_of("merged.bin")));
+    long before, after;
+    free(slurp(path_of("s1.bin"), &before));
+    assert_int_equal(shard_run("s1.bin", "1/3", 5), 0); /* whole already: nothing to do */
+    free(slurp(path_of("s1.bin"), &after));
+    assert_int_equal(before, after);
+    assert_int_equal(merge("merged.bin", "s0.bin", "s1.bin", "s2.bin", NULL), 0);
+    assert_true(same_bytes(whole, path_of("merged.bin")));
+}
+
+/* Missing, duplicated, foreign, truncated and damaged shards: one line
+ * naming the file, no output file. */
+static void merge_refuses_bad_shard_sets(void **state) {
+    (void)state;
+    assert_int_equal(merge("m.bin", "s0.bin", "s1.bin", NULL, NULL), 1);
+    expect_one_error("shard 2/3 is missing");
+    assert_int_equal(merge("m.bin", "s0.bin", "s1.bin", "s1.bin", "s2.bin"), 1);
+    expect_one_error("s1.bin and ");
+    remove(path_of("other.bin"));
+    assert_int_equal(shard_run("other.bin", "2/3", 6), 0); /* another run: 6 games */
+    assert_int_equal(merge("m.bin", "s0.bin", "s1.bin", "other.bin", NULL), 1);
+    expect_one_error("other.bin is a shard of another run");
+    remove(path_of("four.bin"));
+    assert_int_equal(shard_run("four.bin", "3/4", 5), 0);
+    assert_int_equal(merge("m.bin", "s0.bin", "s1.bin", "four.bin", NULL), 1);
+    expect_one_error("four.bin is shard 3/4");
+    long n;
+    char *bytes = slurp(path_of("s2.bin"), &n);
+    FILE *f = fopen(path_of("cut.bin"), "wb");
+    fwrite(bytes, 1, (size_t)n - 7, f);
+    fclose(f);
+    assert_int_equal(merge("m.bin", "s0.bin", "s1.bin", "cut.bin", NULL), 1);
+    expect_one_error("cut.bin: truncated");
+    bytes[n - 3] ^= 1; /* a flipped bit in the last record */
+    f = fopen(path_of("bad.bin"), "wb");
+    fwrite(bytes, 1, (size_t)n, f);
+    fclose(f);
+    free(bytes);
+    assert_int_equal(merge("m.bin", "s0.bin", "s1.bin", "bad.bin", NULL), 1);
+    expect_one_error("bad.bin: damaged");
+    assert_int_equal(merge("m.bin", "s0.bin", "s1.bin", "whole.bin", NULL), 1);
+    expect_one_error("whole.bin: not a tuong-datagen shard file");
+    FILE *probe = fopen(path_of("m.bin"), "rb");
+    assert_null(probe);
+    assert_int_equal(merge("merged.bin", "s0.bin", "s1.bin", "s2.bin", NULL), 0);
+    char args[2048];
+    snprintf(args, sizeof args, "merge '%s' '%s' '%s' '%s'", path_of("merged.bin"), path_of("s0.bin"),
+             path_of("s1.bin"), path_of("s2.bin"));
+    assert_int_equal(datagen(args), 1);
+    expect_one_error("exists");
+    /* --shard needs --games; K/N must be a shard; no shard without a game */
+    assert_int_not_equal(shard_run("x.bin", "3/3", 5), 0);
+    expect_one_error("--shard 3/3");
+    remove(path_of("x.bin"));
+    assert_int_not_equal(shard_run("x.bin", "0/6", 5), 0); /* games [0, 5/6) */
+    expect_one_error("holds no game");
+    snprintf(args, sizeof args, "--out '%s' --positions 50 --shard 0/2", path_of("x.bin"));
+    assert_int_not_equal(datagen(args), 0);
+    expect_one_error("--games N only");
+}
+
 /* The recording filter on hand-made cases: each condition can refuse. */
 static void only_quiet_positions_are_recorded(void **state) {
     (void)state;
@@ -280,6 +376,7 @@ int main(void) {
         cmocka_unit_test(only_quiet_positions_are_recorded),  cmocka_unit_test(same_seed_same_bytes),
         cmocka_unit_test(records_are_quiet_and_labels_agree), cmocka_unit_test(positions_target_and_append),
         cmocka_unit_test(refuses_bad_files_and_flags),        cmocka_unit_test(last_random_move_alternates_between_sides),
+        cmocka_unit_test(shards_merge_into_the_unsharded_file), cmocka_unit_test(merge_refuses_bad_shard_sets),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -14,17 +14,21 @@
 #include "game.h"
 #include "openings.h"
 #include "pgn.h"
+#include "results.h"
+#include "shard.h"
 #include "stats.h"
 #include "sys.h"
+#include "tally.h"
 
 /* MAX_WORDS: key=value words after -engine or -each: room for every search
  * parameter of a tuning build as option.NAME=VALUE (tuong-tune spsa show). */
-enum { MAX_ENGINES = 16, MAX_WORKERS = 64, MAX_WORDS = ENGINE_OPTIONS_MAX + 16 };
+enum { MAX_ENGINES = TALLY_MAX_ENGINES, MAX_WORKERS = 64, MAX_WORDS = ENGINE_OPTIONS_MAX + 16 };
 
 static const char Usage[] =
     "usage: tuong-match -engine name=A cmd=PATH [proto=ucci|uci] [ranks=0|1] [timeunit=auto|ms|s]\n"
     "                           [dir=D] [variant=0|1] [option.NAME=VALUE ...]\n"
     "                   -engine name=B cmd=... [-engine ...] [options]\n"
+    "       tuong-match merge [-pgnout FILE] RESULTS...   add up a sharded match (docs/cluster.md)\n"
     "  -each KEY=VALUE ...     settings applied to every engine (before its own)\n"
     "  -openings FILE          EPD/FEN positions, each played twice with colours swapped\n"
     "  -order sequential|random  opening order (default sequential); -seed N for random\n"
@@ -48,6 +52,9 @@ static const char Usage[] =
     "  -movetimeout MS         answer limit for depth/nodes searches (default 60000)\n"
     "  -handshake MS           limit for ucci/uci and isready answers (default 10000)\n"
     "  -quiet                  no per-game lines\n"
+    "  -shard K/N              play only shard K (0..N-1) of the games; needs -results\n"
+    "  -results FILE           machine-readable results for tuong-match merge; every game\n"
+    "                          of the share is played (the merge applies the SPRT's stop)\n"
     "SIGINT (Ctrl-C) or SIGTERM: start no more games, let the running ones finish,\n"
     "print the summary and exit with 128 + the signal; a second signal ends it at once.\n";
 
@@ -61,38 +68,27 @@ typedef struct {
     int concurrency;
     bool sprt_on;
     SprtParams sprt;
-    char pgn_path[1024], log_path[1024];
+    char pgn_path[1024], log_path[1024], results_path[1024];
+    bool sharded;
+    ShardSpec shard;
     int handshake_ms;
     bool quiet;
     Notation notation;
     char tc_text[64];
 } Config;
 
-typedef struct {
-    int a, b; /* engine indices; scores are from a's point of view */
-    Score3 score;
-} Pairing;
-
 /* Shared tournament state, guarded by Lock. */
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
 static Config Cfg;
-static Pairing Pairs[MAX_ENGINES * (MAX_ENGINES - 1) / 2];
-static int PairCount, TotalGames, NextGame, GamesDone;
-static bool Stop, SprtDecided;
+static MatchTally Tally; /* the score, and the settings its report prints */
+static int TotalGames, FirstGame, NextGame, EndGame; /* games NextGame..EndGame-1 are left (a shard's share) */
+static bool Stop;
 /* The signal that asked us to wind down, 0 if none. Written by the signal
  * handler, read by the workers: a lock-free atomic is safe in both. */
 static atomic_int Interrupted;
-static Score3 SprtAt; /* the score when the SPRT decided */
 static char Fatal[512];
-/* Per engine: moves over the clock that the -timemargin forgave, the worst. */
-static int Overruns[MAX_ENGINES];
-static int64_t WorstOverrun[MAX_ENGINES];
 static FILE *PgnFile, *LogFile;
-static int ReasonCount;
-static struct {
-    char text[64];
-    int n;
-} Reasons[64];
+static ResultsWriter Results; /* -results */
 
 static void die(const char *fmt, const char *arg) {
     fprintf(stderr, "tuong-match: error: ");
@@ -267,6 +263,7 @@ static void set_defaults(Config *c) {
     c->concurrency = sys_cpu_count() > 0 ? (int)sys_cpu_count() : 1;
     c->handshake_ms = 10000;
     c->sprt = (SprtParams){0, 5, 0.05, 0.05};
+    c->shard = (ShardSpec){0, 1}; /* -results without -shard: the whole match */
 }
 
 /* Where each -engine's words are, and the -each words (applied first). */
@@ -338,11 +335,14 @@ static void parse_args(int argc, char **argv) {
             n = 0; /* these take no value */
         } else if (!strcmp(a, "-notation") && v) {
             if (!notation_from_name(v, false, &c->notation)) die("-notation is iccs, wxf or vn, not '%s'", v);
-        } else if ((!strcmp(a, "-pgnout") || !strcmp(a, "-log")) && v) {
-            char *dst = a[1] == 'p' ? c->pgn_path : c->log_path;
+        } else if ((!strcmp(a, "-pgnout") || !strcmp(a, "-log") || !strcmp(a, "-results")) && v) {
+            char *dst = a[1] == 'p' ? c->pgn_path : a[1] == 'l' ? c->log_path : c->results_path;
             snprintf(dst, sizeof c->pgn_path, "%s", v);
+        } else if (!strcmp(a, "-shard") && v) {
+            if (!shard_parse(v, &c->shard)) die("-shard needs K/N with 0 <= K < N, not '%s'", v);
+            c->sharded = true;
         } else if (!strcmp(a, "-openings") || !strcmp(a, "-order") || !strcmp(a, "-seed") || !strcmp(a, "-notation") ||
-                   !strcmp(a, "-pgnout") || !strcmp(a, "-log")) {
+                   !strcmp(a, "-pgnout") || !strcmp(a, "-log") || !strcmp(a, "-results") || !strcmp(a, "-shard")) {
             die("%s needs a value", a);
         } else {
             fprintf(stderr, "tuong-match: error: unknown option '%s'\n%s", a, Usage);
@@ -351,6 +351,7 @@ static void parse_args(int argc, char **argv) {
         i += n;
     }
     configure_engines(c, argv, &ea);
+    if (c->sharded && !c->results_path[0]) die("-shard needs -results FILE%s", "");
     if (openings) {
         if (!openings_load(&c->book, openings, err, sizeof err)) die("%s", err);
         if (!strcmp(order, "random")) openings_shuffle(&c->book, seed);
@@ -359,70 +360,33 @@ static void parse_args(int argc, char **argv) {
     }
 }
 
-static void tally_reason(const char *reason) {
-    /* Group by the reason's wording without engine names and numbers. */
-    char key[64];
-    size_t n = 0;
-    int depth = 0;
-    for (const char *p = reason; *p && n < sizeof key - 1; p++) {
-        if (*p == '(') depth++;
-        else if (*p == ')') depth--;
-        else if (!depth && !(*p == ' ' && n && key[n - 1] == ' ')) key[n++] = *p >= '0' && *p <= '9' ? '#' : *p;
-    }
-    key[n] = '\0';
-    for (int i = 0; i < ReasonCount; i++)
-        if (!strcmp(Reasons[i].text, key)) {
-            Reasons[i].n++;
-            return;
-        }
-    if (ReasonCount < 64) {
-        snprintf(Reasons[ReasonCount].text, sizeof Reasons[0].text, "%s", key);
-        Reasons[ReasonCount++].n = 1;
-    }
-}
-
-static void print_pair_line(FILE *out, const Pairing *p) {
-    Score3 s = p->score;
-    fprintf(out, "%s vs %s: +%d =%d -%d, Elo %+.1f +/- %.1f", Cfg.engines[p->a].name, Cfg.engines[p->b].name, s.wins,
-            s.draws, s.losses, stats_elo(s), stats_elo_error(s));
-    if (Cfg.sprt_on && PairCount == 1)
-        fprintf(out, ", LLR %.2f [%.2f, %.2f]", stats_llr(s, Cfg.sprt), stats_llr_lower(Cfg.sprt),
-                stats_llr_upper(Cfg.sprt));
-}
-
 /* Record a finished game; called with Lock held. */
 static void record_game(int game, int pair, bool a_is_red, const GameRecord *rec) {
-    Pairing *p = &Pairs[pair];
+    Pairing *p = &Tally.pairs[pair];
     const char *red = Cfg.engines[a_is_red ? p->a : p->b].name, *black = Cfg.engines[a_is_red ? p->b : p->a].name;
-    GameResult r = rec->result;
-    if (r == RES_DRAW) p->score.draws++;
-    else if ((r == RES_RED_WINS) == a_is_red) p->score.wins++;
-    else p->score.losses++;
-    GamesDone++;
-    tally_reason(rec->reason);
+    GameOutcome outcome = {.result = rec->result, .reason = rec->reason};
     for (int c = 0; c < COLOR_NB; c++) {
-        int e = (c == RED) == a_is_red ? p->a : p->b;
-        Overruns[e] += rec->overruns[c];
-        if (rec->worst_overrun_ms[c] > WorstOverrun[e]) WorstOverrun[e] = rec->worst_overrun_ms[c];
+        outcome.overruns[c] = rec->overruns[c];
+        outcome.worst_overrun_ms[c] = rec->worst_overrun_ms[c];
     }
+    /* Decided: start no more games. With -results the share is played
+     * whole: the merge finds where the SPRT of the whole match decides. */
+    if (tally_add(&Tally, pair, a_is_red, &outcome) && !Results.f) Stop = true;
+    PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1, Cfg.notation};
     if (PgnFile) {
-        PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1, Cfg.notation};
         pgn_write(PgnFile, rec, &tags);
         fflush(PgnFile);
     }
+    if (Results.f && !results_add(&Results, game, rec, &tags)) {
+        if (!Fatal[0]) snprintf(Fatal, sizeof Fatal, "writing %.400s failed", Results.tmp);
+        Stop = true;
+    }
     if (!Cfg.quiet) {
-        printf("Game %d/%d %s vs %s: %s {%s}, %d plies; ", GamesDone, TotalGames, red, black,
+        printf("Game %d/%d %s vs %s: %s {%s}, %d plies; ", Tally.games_done, TotalGames, red, black,
                game_result_text(rec->result), rec->reason, rec->ply_count);
-        print_pair_line(stdout, p);
+        tally_pair_line(stdout, &Tally, p);
         printf("\n");
         fflush(stdout);
-    }
-    if (Cfg.sprt_on && PairCount == 1 && !SprtDecided && stats_sprt(p->score, Cfg.sprt) != SPRT_CONTINUE) {
-        /* Decided: start no more games. Games already running still count in
-         * the totals, but the verdict is the one reached here. */
-        SprtDecided = true;
-        SprtAt = p->score;
-        Stop = true;
     }
 }
 
@@ -434,13 +398,14 @@ static void *worker(void *arg) {
     char err[512];
     for (;;) {
         pthread_mutex_lock(&Lock);
-        int game = (Stop || atomic_load(&Interrupted) || NextGame >= TotalGames) ? -1 : NextGame++;
+        int game = (Stop || atomic_load(&Interrupted) || NextGame >= EndGame) ? -1 : NextGame++;
         pthread_mutex_unlock(&Lock);
         if (game < 0) break;
-        int round = game / (2 * PairCount), pair = (game % (2 * PairCount)) / 2;
-        bool a_is_red = game % 2 == 0;
+        int round, pair;
+        bool a_is_red;
+        tally_schedule(&Tally, game, &pair, &a_is_red, &round);
         const char *fen = Cfg.book.fens[round % Cfg.book.count];
-        Pairing *p = &Pairs[pair];
+        Pairing *p = &Tally.pairs[pair];
         int idx[COLOR_NB] = {a_is_red ? p->a : p->b, a_is_red ? p->b : p->a};
         Engine *players[COLOR_NB];
         bool ok = true;
@@ -504,55 +469,40 @@ static void catch_interrupts(void) {
     signal(SIGTERM, on_interrupt);
 }
 
-static void final_report(void) {
-    printf("\n=== %d games, %s ===\n", GamesDone, Cfg.tc_text);
-    if (atomic_load(&Interrupted))
-        printf("Interrupted by signal %d after %d of %d games\n", atomic_load(&Interrupted), GamesDone, TotalGames);
-    for (int i = 0; i < PairCount; i++) {
-        const Pairing *p = &Pairs[i];
-        Score3 s = p->score;
-        printf("%s vs %s: games %d, +%d =%d -%d, score %.1f%%\n", Cfg.engines[p->a].name, Cfg.engines[p->b].name,
-               stats_games(s), s.wins, s.draws, s.losses, 100 * stats_score(s));
-        printf("  Elo difference %+.1f +/- %.1f (95%%), LOS %.1f%%, draw ratio %.1f%%\n", stats_elo(s),
-               stats_elo_error(s), 100 * stats_los(s), 100 * stats_draw_ratio(s));
-    }
-    if (Cfg.engine_count > 2) {
-        printf("Standings (each engine against the field):\n");
-        for (int e = 0; e < Cfg.engine_count; e++) {
-            Score3 t = {0, 0, 0};
-            for (int i = 0; i < PairCount; i++) {
-                Score3 s = Pairs[i].score;
-                if (Pairs[i].a == e) t = (Score3){t.wins + s.wins, t.draws + s.draws, t.losses + s.losses};
-                if (Pairs[i].b == e) t = (Score3){t.wins + s.losses, t.draws + s.draws, t.losses + s.wins};
-            }
-            printf("  %-16s games %d, +%d =%d -%d, %.1f points (%.1f%%), Elo %+.1f +/- %.1f\n", Cfg.engines[e].name,
-                   stats_games(t), t.wins, t.draws, t.losses, t.wins + 0.5 * t.draws, 100 * stats_score(t),
-                   stats_elo(t), stats_elo_error(t));
+/* The run's fingerprint for -results: the command line without the options
+ * that do not change the games (which shard, where output goes, how many
+ * at once), and the opening lines in play order. */
+static uint64_t run_fingerprint(int argc, char **argv) {
+    static const char *const Free[] = {"-shard", "-results", "-pgnout", "-log", "-concurrency", "-quiet"};
+    uint64_t h = shard_hash_str(SHARD_HASH_INIT, "tuong-match");
+    for (int i = 1; i < argc; i++) {
+        bool skip = false;
+        for (size_t k = 0; k < sizeof Free / sizeof *Free; k++) skip = skip || !strcmp(argv[i], Free[k]);
+        if (!skip) {
+            h = shard_hash_str(h, argv[i]);
+            continue;
         }
+        while (i + 1 < argc && argv[i + 1][0] != '-') i++; /* its words */
     }
-    if (Cfg.sprt_on && PairCount == 1) {
-        Score3 s = SprtDecided ? SprtAt : Pairs[0].score;
-        SprtState st = stats_sprt(s, Cfg.sprt);
-        if (SprtDecided) printf("SPRT decided after %d games (+%d =%d -%d)\n", stats_games(s), s.wins, s.draws, s.losses);
-        printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f [%.3f, %.3f] -> %s\n", Cfg.sprt.elo0, Cfg.sprt.elo1,
-               Cfg.sprt.alpha, Cfg.sprt.beta, stats_llr(s, Cfg.sprt), stats_llr_lower(Cfg.sprt),
-               stats_llr_upper(Cfg.sprt),
-               st == SPRT_H1 ? "H1 accepted" : st == SPRT_H0 ? "H0 accepted" : "undecided");
-    }
-    if (Cfg.tc.depth <= 0 && Cfg.tc.nodes <= 0) {
-        /* What a referee without a grace margin would have forfeited. */
-        printf("Moves over the clock, forgiven by -timemargin %lld ms:", (long long)Cfg.tc.margin_ms);
-        for (int e = 0; e < Cfg.engine_count; e++)
-            printf("%s %s %d (worst %lld ms)", e ? "," : "", Cfg.engines[e].name, Overruns[e],
-                   (long long)WorstOverrun[e]);
-        printf("\n");
-    }
-    printf("Results by reason:\n");
-    for (int i = 0; i < ReasonCount; i++) printf("  %4d  %s\n", Reasons[i].n, Reasons[i].text);
+    for (int i = 0; i < Cfg.book.count; i++) h = shard_hash_str(h, Cfg.book.fens[i]);
+    return h;
+}
+
+/* The report's settings and the pairings, from Cfg. */
+static void tally_setup(void) {
+    Tally.engine_count = Cfg.engine_count;
+    for (int e = 0; e < Cfg.engine_count; e++) snprintf(Tally.names[e], sizeof Tally.names[e], "%s", Cfg.engines[e].name);
+    snprintf(Tally.tc_text, sizeof Tally.tc_text, "%s", Cfg.tc_text);
+    Tally.timed = Cfg.tc.depth <= 0 && Cfg.tc.nodes <= 0;
+    Tally.margin_ms = Cfg.tc.margin_ms;
+    Tally.sprt_on = Cfg.sprt_on;
+    Tally.sprt = Cfg.sprt;
+    tally_start(&Tally);
 }
 
 int main(int argc, char **argv) {
     cpu_require();
+    if (argc > 1 && !strcmp(argv[1], "merge")) return results_merge_main(argc - 2, argv + 2);
 #ifdef SIGPIPE
     signal(SIGPIPE, SIG_IGN); /* a dead engine shows as EOF, not as the end of tuong-match */
 #endif
@@ -574,22 +524,39 @@ int main(int argc, char **argv) {
         engine_stop(e);
         free(e);
     }
-    for (int a = 0; a < Cfg.engine_count; a++)
-        for (int b = a + 1; b < Cfg.engine_count; b++) Pairs[PairCount++] = (Pairing){a, b, {0, 0, 0}};
-    TotalGames = PairCount * Cfg.games_per_pair;
-    int workers = Cfg.concurrency < TotalGames ? Cfg.concurrency : TotalGames;
+    tally_setup();
+    TotalGames = Tally.total_games = Tally.pair_count * Cfg.games_per_pair;
+    EndGame = TotalGames;
+    if (Cfg.sharded) {
+        uint64_t first, end;
+        shard_range((uint64_t)TotalGames, Cfg.shard, &first, &end);
+        if (first == end) die("this shard holds no game: split %s into fewer shards", "the match");
+        FirstGame = NextGame = (int)first;
+        EndGame = (int)end;
+    }
+    if (Cfg.results_path[0] &&
+        !results_open(&Results, Cfg.results_path, &Tally, run_fingerprint(argc, argv), Cfg.shard, NextGame,
+                      EndGame - NextGame, err, sizeof err))
+        die("%s", err);
+    int workers = Cfg.concurrency < EndGame - NextGame ? Cfg.concurrency : EndGame - NextGame;
     printf("tuong-match: %d engines, %d games, %s, %d openings, concurrency %d\n", Cfg.engine_count, TotalGames,
            Cfg.tc_text, Cfg.book.count, workers);
+    if (Cfg.sharded)
+        printf("tuong-match: shard %d/%d: games %d..%d\n", Cfg.shard.index, Cfg.shard.count, NextGame + 1, EndGame);
     fflush(stdout);
     catch_interrupts();
     pthread_t threads[MAX_WORKERS];
     for (int i = 0; i < workers; i++) pthread_create(&threads[i], NULL, worker, NULL);
     for (int i = 0; i < workers; i++) pthread_join(threads[i], NULL);
+    int sig = atomic_load(&Interrupted);
+    /* The result file is renamed to its name only when its games are all
+     * in it (a shard ignores the SPRT's stop). */
+    bool whole = !Fatal[0] && !sig && Tally.games_done == EndGame - FirstGame;
+    if (!results_close(&Results, whole) && !Fatal[0]) snprintf(Fatal, sizeof Fatal, "writing %.400s failed", Results.tmp);
     if (Fatal[0]) die("%s", Fatal);
-    final_report();
+    tally_report(stdout, &Tally, sig);
     if (PgnFile) fclose(PgnFile);
     if (LogFile) fclose(LogFile);
     openings_free(&Cfg.book);
-    int sig = atomic_load(&Interrupted);
     return sig ? 128 + sig : 0;
 }

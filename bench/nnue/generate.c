@@ -13,6 +13,7 @@
 
 #include "datafile.h"
 #include "datagen.h"
+#include "datashard.h"
 #include "openings.h"
 #include "pool.h"
 
@@ -44,18 +45,22 @@ typedef struct {
     int64_t resign_score, resign_moves, draw_score, draw_plies, draw_from, max_plies, progress_s;
     uint64_t seed;
     const char *out, *openings;
+    const char *shard; /* --shard K/N, or NULL */
 } Args;
 
 static const char Usage[] =
     "usage: tuong-datagen [generate] --out FILE (--games N | --positions N) [options]\n"
     "       tuong-datagen stats FILE\n"
     "       tuong-datagen verify FILE\n"
+    "       tuong-datagen merge OUT SHARD...\n"
     "Self-play of the engine's search from random opening lines; appends the quiet\n"
     "positions with score, result and ply to FILE (docs/nnue.md). Options:\n"
     "  --out FILE            data file, created with its header or appended to\n"
     "  --games N             play games 0..N-1 of the seed's sequence\n"
     "  --positions N         write the first N positions of the seed's sequence\n"
     "  --seed N              seed of the game sequence (default 1; use a new one per run)\n"
+    "  --shard K/N           with --games: play shard K (0..N-1) of the run into the shard\n"
+    "                        file --out; `merge` joins the shards (docs/cluster.md)\n"
     "  --threads N           worker processes (default: number of cores)\n"
     "  --openings FILE       EPD/FEN opening lines (default " TUONG_DATAGEN_OPENINGS ")\n"
     "  --random-plies N      random legal plies after the opening line, N+1 in odd games (default 4)\n"
@@ -131,6 +136,10 @@ static bool parse_args(int argc, char **argv, Args *a) {
             a->out = v;
             continue;
         }
+        if (!strcmp(name, "--shard")) {
+            a->shard = v;
+            continue;
+        }
         if (!strcmp(name, "--openings")) {
             a->openings = v;
             continue;
@@ -165,6 +174,8 @@ static bool finish_args(Args *a) {
         why = "--hard-nodes must be at least --nodes";
     else if (a->max_plies <= a->random_plies + 1)
         why = "--max-plies must exceed --random-plies + 1";
+    else if (a->shard && !a->games)
+        why = "--shard goes with --games N only (a --positions run cuts its last game short)";
     if (why) return datagen_error("%s", why);
     if (!a->hard_nodes) a->hard_nodes = a->nodes * DEFAULT_HARD_FACTOR;
     if (!a->threads) {
@@ -241,11 +252,22 @@ int datagen_generate(int argc, char **argv) {
               .seed = 1,
               .openings = TUONG_DATAGEN_OPENINGS};
     if (!parse_args(argc, argv, &a) || !finish_args(&a)) return 2;
+    ShardSpec shard;
+    if (a.shard && !shard_parse(a.shard, &shard)) {
+        datagen_error("--shard %s: expected K/N with 0 <= K < N", a.shard);
+        return 2;
+    }
     OpeningBook book;
     char err[600];
     if (!openings_load(&book, a.openings, err, sizeof err)) return !datagen_error("%s", err);
     int rc = 1, lock_fd = -1;
     uint64_t records;
+    if (a.shard) {
+        PoolConfig cfg = pool_config_of(&a);
+        rc = datashard_generate(&cfg, &book, shard);
+        openings_free(&book);
+        return rc;
+    }
     FILE *out = open_output(a.out, &records, &lock_fd);
     if (out) {
         fprintf(stderr,

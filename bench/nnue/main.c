@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "datagen.h"
+#include "datashard.h"
 #include "position.h"
 
 int main(int argc, char **argv) {
@@ -12,6 +13,7 @@ int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : "";
     if (!strcmp(cmd, "stats")) return datagen_stats(argc - 2, argv + 2);
     if (!strcmp(cmd, "verify")) return datagen_verify(argc - 2, argv + 2);
+    if (!strcmp(cmd, "merge")) return datagen_merge(argc - 2, argv + 2);
     if (!strcmp(cmd, "generate")) return datagen_generate(argc - 2, argv + 2);
     return datagen_generate(argc - 1, argv + 1);
 }

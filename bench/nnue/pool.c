@@ -63,7 +63,7 @@ static _Noreturn void worker_main(int fd, Shared *sh, const PoolConfig *c, const
     for (;;) {
         if (atomic_load(&sh->stop)) break;
         uint64_t g = atomic_fetch_add(&sh->next_game, 1);
-        if (c->games && g >= c->games) break;
+        if (c->games && g >= c->first_game + c->games) break;
         if (!selfplay_game(book, &s, c->seed, g, &game, &sh->stop)) break;
         GameMsg m = {.game = g,
                      .nodes = game.nodes,
@@ -339,9 +339,9 @@ int pool_run(const PoolConfig *cfg, const OpeningBook *book, FILE *out, uint64_t
     r->cfg = cfg;
     r->out = out;
     r->records_before = records_before;
-    r->window = (Window){.slot = slots, .cap = WINDOW_START};
+    r->window = (Window){.slot = slots, .cap = WINDOW_START, .base = cfg->first_game};
     atomic_init(&sh->stop, 0);
-    atomic_init(&sh->next_game, 0);
+    atomic_init(&sh->next_game, cfg->first_game);
     r->start_s = r->last_progress_s = now_s();
     if (!start_workers(r, sh, book)) r->failed = true; /* collect() stops the ones started */
     struct sigaction act = {.sa_handler = on_signal};

@@ -11,7 +11,7 @@
  * its finished games through a pipe; the parent writes them to the file
  * strictly in game order, so the file is the same for any --threads and any
  * scheduling: games 0..G-1 for --games G, or the first N positions of that
- * sequence for --positions N. Each game is flushed whole, so an interrupted
+ * sequence for --positions N (games F..F+G-1 with first_game F: a shard). Each game is flushed whole, so an interrupted
  * run leaves a file of whole records and complete games.
  */
 #include <stdint.h>
@@ -26,6 +26,7 @@ typedef struct {
     SelfplaySettings play;
     uint64_t seed;
     uint64_t games, positions; /* the target: exactly one is not 0 */
+    uint64_t first_game;       /* the first game number played (a shard's start; else 0) */
     int workers;               /* 1..POOL_MAX_WORKERS */
     int progress_s;            /* seconds between progress lines, 0 = none */
     const char *out_path;      /* the file's name, for messages */
