@@ -13,15 +13,6 @@
 
 static const char Magic[] = "tuong-perft-shard 1";
 
-static bool failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool failf(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 /* ---- the split ------------------------------------------------------- */
 
 /* The positions `split` plies below the root, as move sequences. */
@@ -161,10 +152,10 @@ static bool parse_head(const char *line, PerftShardFile *f, char *err, size_t er
     if (sscanf(line, "depth %d split %d subtrees %llu shard %d/%d run %16llx%n", &depth, &split, &subtrees, &k, &n,
                &run, &used) != 6 ||
         line[used])
-        return failf(err, errlen, "line 3 is not 'depth D split S subtrees M shard K/N run HEX'");
+        return shard_fail(err, errlen, "line 3 is not 'depth D split S subtrees M shard K/N run HEX'");
     if (depth < 1 || depth > 64 || split < 1 || split > PERFT_SPLIT_MAX || split > depth || n < 1 ||
         n > SHARD_COUNT_MAX || k < 0 || k >= n)
-        return failf(err, errlen, "line 3: depth %d, split %d or shard %d/%d out of range", depth, split, k, n);
+        return shard_fail(err, errlen, "line 3: depth %d, split %d or shard %d/%d out of range", depth, split, k, n);
     f->depth = depth;
     f->split = split;
     f->subtrees = subtrees;
@@ -176,32 +167,33 @@ static bool parse_head(const char *line, PerftShardFile *f, char *err, size_t er
 static bool parse_sub(const char *line, PerftShardFile *f, char *err, size_t errlen) {
     const char *p = line + 4;
     PerftSub s = {0};
-    if (!take_u64(&p, &s.index)) return failf(err, errlen, "'%.60s': no subtree number", line);
+    if (!take_u64(&p, &s.index)) return shard_fail(err, errlen, "'%.60s': no subtree number", line);
     /* split moves, then the count */
     const char *moves = p;
     for (int k = 0; k < f->split; k++) {
         const char *sp = strchr(p, ' ');
-        if (!sp) return failf(err, errlen, "subtree %" PRIu64 ": fewer than %d moves", s.index, f->split);
+        if (!sp) return shard_fail(err, errlen, "subtree %" PRIu64 ": fewer than %d moves", s.index, f->split);
         p = sp + 1;
     }
     size_t mlen = (size_t)(p - 1 - moves);
-    if (mlen >= sizeof s.moves) return failf(err, errlen, "subtree %" PRIu64 ": moves too long", s.index);
+    if (mlen >= sizeof s.moves) return shard_fail(err, errlen, "subtree %" PRIu64 ": moves too long", s.index);
     memcpy(s.moves, moves, mlen);
-    if (!take_u64(&p, &s.count) || *p) return failf(err, errlen, "subtree %" PRIu64 ": bad count", s.index);
+    if (!take_u64(&p, &s.count) || *p) return shard_fail(err, errlen, "subtree %" PRIu64 ": bad count", s.index);
     if (s.index >= f->subtrees)
-        return failf(err, errlen, "subtree %" PRIu64 " is beyond the %" PRIu64 " of the split", s.index, f->subtrees);
+        return shard_fail(err, errlen, "subtree %" PRIu64 " is beyond the %" PRIu64 " of the split", s.index,
+                          f->subtrees);
     if (!shard_deals(s.index, f->spec))
-        return failf(err, errlen, "subtree %" PRIu64 " is not dealt to shard %d/%d", s.index, f->spec.index,
-                     f->spec.count);
+        return shard_fail(err, errlen, "subtree %" PRIu64 " is not dealt to shard %d/%d", s.index, f->spec.index,
+                          f->spec.count);
     if (f->sub_count && s.index <= f->subs[f->sub_count - 1].index)
-        return failf(err, errlen, "subtree %" PRIu64 " after subtree %" PRIu64 " (out of order or twice)", s.index,
-                     f->subs[f->sub_count - 1].index);
+        return shard_fail(err, errlen, "subtree %" PRIu64 " after subtree %" PRIu64 " (out of order or twice)", s.index,
+                          f->subs[f->sub_count - 1].index);
     /* At most (M + N - 1) / N lines can be dealt to the shard: checked above. */
     PerftSub *grown = realloc(f->subs, (f->sub_count + 1) * sizeof *grown);
-    if (!grown) return failf(err, errlen, "out of memory");
+    if (!grown) return shard_fail(err, errlen, "out of memory");
     f->subs = grown;
     f->subs[f->sub_count++] = s;
-    if (f->sum + s.count < f->sum) return failf(err, errlen, "counts overflow");
+    if (f->sum + s.count < f->sum) return shard_fail(err, errlen, "counts overflow");
     f->sum += s.count;
     return true;
 }
@@ -212,20 +204,20 @@ bool perft_shard_parse(const char *text, size_t len, PerftShardFile *f, char *er
     bool too_long = false;
     *f = (PerftShardFile){0};
     if (!next_line(text, len, &at, line, sizeof line, &too_long) || strcmp(line, Magic))
-        return failf(err, errlen, "not a perft result file (the first line is not '%s')", Magic);
+        return shard_fail(err, errlen, "not a perft result file (the first line is not '%s')", Magic);
     if (!next_line(text, len, &at, line, sizeof line, &too_long) || strncmp(line, "fen ", 4) ||
         strlen(line + 4) >= FEN_MAX)
-        return failf(err, errlen, "line 2 is not 'fen FEN'");
+        return shard_fail(err, errlen, "line 2 is not 'fen FEN'");
     strcpy(f->fen, line + 4);
     if (!next_line(text, len, &at, line, sizeof line, &too_long))
-        return failf(err, errlen, "truncated: it ends before its 'depth' line");
+        return shard_fail(err, errlen, "truncated: it ends before its 'depth' line");
     if (!parse_head(line, f, err, errlen)) return false;
     for (;;) {
         if (!next_line(text, len, &at, line, sizeof line, &too_long))
-            return failf(err, errlen,
-                         too_long ? "a line after %" PRIu64 " subtrees is too long"
-                                  : "truncated: no end line after %" PRIu64 " subtrees",
-                         (uint64_t)f->sub_count);
+            return shard_fail(err, errlen,
+                              too_long ? "a line after %" PRIu64 " subtrees is too long"
+                                       : "truncated: no end line after %" PRIu64 " subtrees",
+                              (uint64_t)f->sub_count);
         if (!strncmp(line, "sub ", 4)) {
             if (!parse_sub(line, f, err, errlen)) return false;
             continue;
@@ -233,20 +225,20 @@ bool perft_shard_parse(const char *text, size_t len, PerftShardFile *f, char *er
         unsigned long long lines, sum;
         int used = 0;
         if (sscanf(line, "end %llu %llu%n", &lines, &sum, &used) != 2 || line[used])
-            return failf(err, errlen, "'%.60s' is neither a sub nor the end line", line);
+            return shard_fail(err, errlen, "'%.60s' is neither a sub nor the end line", line);
         if (lines != f->sub_count || sum != f->sum)
-            return failf(err, errlen,
-                         "truncated or damaged: the end line says %llu subtrees and %llu leaves, the file "
-                         "holds %" PRIu64 " and %" PRIu64,
-                         lines, sum, (uint64_t)f->sub_count, f->sum);
+            return shard_fail(err, errlen,
+                              "truncated or damaged: the end line says %llu subtrees and %llu leaves, the file "
+                              "holds %" PRIu64 " and %" PRIu64,
+                              lines, sum, (uint64_t)f->sub_count, f->sum);
         break;
     }
-    if (at != len) return failf(err, errlen, "text after the end line");
+    if (at != len) return shard_fail(err, errlen, "text after the end line");
     uint64_t dealt =
         f->subtrees / (uint64_t)f->spec.count + ((uint64_t)f->spec.index < f->subtrees % (uint64_t)f->spec.count);
     if (f->sub_count != dealt)
-        return failf(err, errlen, "holds %" PRIu64 " of the %" PRIu64 " subtrees dealt to shard %d/%d",
-                     (uint64_t)f->sub_count, dealt, f->spec.index, f->spec.count);
+        return shard_fail(err, errlen, "holds %" PRIu64 " of the %" PRIu64 " subtrees dealt to shard %d/%d",
+                          (uint64_t)f->sub_count, dealt, f->spec.index, f->spec.count);
     return true;
 }
 
@@ -256,33 +248,6 @@ void perft_shard_free(PerftShardFile *f) {
 }
 
 /* ---- the merge ------------------------------------------------------- */
-
-static char *read_whole(const char *path, size_t *len, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        failf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        failf(err, errlen, "%s: cannot read", path);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
 
 /* Do the files' subtrees name the moves the split of their FEN gives?
  * Sums per root move into root_sum. */
@@ -294,8 +259,8 @@ static bool check_moves(PerftShardFile *files, char **names, int n, const SubLis
             char text[PERFT_SUB_MOVES_MAX];
             sub_text(l, (size_t)s->index, text);
             if (strcmp(text, s->moves))
-                return failf(err, errlen, "%s: subtree %" PRIu64 " is '%s', the split of its FEN has '%s' there",
-                             names[i], s->index, s->moves, text);
+                return shard_fail(err, errlen, "%s: subtree %" PRIu64 " is '%s', the split of its FEN has '%s' there",
+                                  names[i], s->index, s->moves, text);
             root_sum[l->root[s->index]] += s->count;
         }
     }
@@ -322,7 +287,7 @@ int perft_merge_main(int argc, char **argv, FILE *out, FILE *errf) {
     }
     for (int i = 0; i < n; i++) {
         size_t len;
-        char *text = read_whole(argv[i], &len, err, sizeof err);
+        char *text = shard_read_file(argv[i], &len, err, sizeof err);
         if (!text) goto fail;
         bool ok = perft_shard_parse(text, len, &files[i], why, sizeof why);
         free(text);

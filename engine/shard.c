@@ -2,8 +2,10 @@
 #include "shard.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A whole decimal number in [lo, hi] from s up to the first `stop` char;
  * *rest points past it. */
@@ -107,4 +109,39 @@ bool shard_check_set(const ShardInfo *files, int n, int *order, char *err, size_
     }
     free(seen);
     return ok;
+}
+
+bool shard_fail(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+char *shard_read_file(const char *path, size_t *len, char *err, size_t errlen) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        shard_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        shard_fail(err, errlen, "%s: cannot read", path);
+        return NULL;
+    }
+    *len = n;
+    return buf;
 }

@@ -58,3 +58,10 @@ typedef struct {
  * run or of a split into another number of shards, the same shard twice,
  * or a shard missing. */
 bool shard_check_set(const ShardInfo *files, int n, int *order, char *err, size_t errlen);
+
+/* Print a message into err (printf format) and return false: the one-line
+ * refusals of the shard readers and merges. */
+bool shard_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The whole file at path in a malloc'd buffer (its length in *len), or
+ * NULL with a message naming the file. */
+char *shard_read_file(const char *path, size_t *len, char *err, size_t errlen);

@@ -17,40 +17,12 @@
 static char Dir[] = "/tmp/tuong_test_book_tool_XXXXXX";
 static char Out[8192], Err[8192];
 
-static const char *in_dir(const char *name) {
-    static char buf[8][300];
-    static int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", Dir, name);
-    return p;
-}
+static const char *in_dir(const char *name) { return test_path_in(Dir, name); }
+static void write_text(const char *name, const char *text) { test_write_text(Dir, name, text); }
 
-static void write_text(const char *name, const char *text) {
-    FILE *f = fopen(in_dir(name), "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void slurp(const char *name, char *buf, size_t size) {
-    buf[0] = '\0';
-    FILE *f = fopen(in_dir(name), "r");
-    if (!f) return;
-    size_t n = fread(buf, 1, size - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
-
-/* Run tuong-book with args (relative file names resolve in Dir); its
- * output lands in Out and Err; returns the exit code. */
-static int run(const char *args) {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >stdout.txt 2>stderr.txt", Dir, TOOL, args);
-    int status = system(cmd);
-    slurp("stdout.txt", Out, sizeof Out);
-    slurp("stderr.txt", Err, sizeof Err);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* Run tuong-book with args (relative file names resolve in Dir); its output lands
+ * in Out and Err; returns the exit code. */
+static int run(const char *args) { return test_run_tool(Dir, TOOL, args, Out, sizeof Out, Err, sizeof Err); }
 
 /* One game as tuong-match writes it (ICCS, engine comments), one in the
  * ICCS of xiangqi databases, the same first game in WXF as tuong-match
@@ -197,7 +169,8 @@ static void test_notations(void **state) {
     (void)state;
     write_text("mixed.pgn", "[Result \"0-1\"]\n\n1. h2e2 h9g7 2. h0g2 b9c7 0-1\n\n"
                             "[Result \"0-1\"]\n\n1. C2.5 H8+7 2. H2+3 H2+3 0-1\n\n"
-                            "[Result \"0-1\"]\n\n1. P2\xe2\x80\x93" "5 M8.7 2. M2.\xef\xbc\x93 M2.3 3. C7.1 0-1\n\n");
+                            "[Result \"0-1\"]\n\n1. P2\xe2\x80\x93"
+                            "5 M8.7 2. M2.\xef\xbc\x93 M2.3 3. C7.1 0-1\n\n");
     expect_run("build -o m.tbk mixed.pgn", 0);
     assert_non_null(strstr(Out, "from 3 games (3 read, 0 unfinished, 0 skipped)"));
     assert_string_equal(listing("m.tbk", After[1]), "h9g7:6:3/0/0");

@@ -19,39 +19,12 @@
 static char Dir[] = "/tmp/tuong_test_pgn_tool_XXXXXX";
 static char Out[1 << 18], Err[8192];
 
-static const char *in_dir(const char *name) {
-    static char buf[8][300];
-    static int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", Dir, name);
-    return p;
-}
+static const char *in_dir(const char *name) { return test_path_in(Dir, name); }
+static void write_text(const char *name, const char *text) { test_write_text(Dir, name, text); }
 
-static void write_text(const char *name, const char *text) {
-    FILE *f = fopen(in_dir(name), "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void slurp(const char *name, char *buf, size_t size) {
-    buf[0] = '\0';
-    FILE *f = fopen(in_dir(name), "r");
-    if (!f) return;
-    size_t n = fread(buf, 1, size - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
-
-/* Run tuong-pgn with args in Dir; output in Out and Err; the exit code. */
-static int run(const char *args) {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >stdout.txt 2>stderr.txt", Dir, TOOL, args);
-    int status = system(cmd);
-    slurp("stdout.txt", Out, sizeof Out);
-    slurp("stderr.txt", Err, sizeof Err);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* Run tuong-pgn with args (relative file names resolve in Dir); its output lands
+ * in Out and Err; returns the exit code. */
+static int run(const char *args) { return test_run_tool(Dir, TOOL, args, Out, sizeof Out, Err, sizeof Err); }
 
 static void expect_run(const char *args, int code) {
     int got = run(args);

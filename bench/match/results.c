@@ -10,31 +10,22 @@
 
 static const char Magic[] = "tuong-match-results 1";
 
-static bool failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool failf(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 /* ---- writing ------------------------------------------------------- */
 
 bool results_open(ResultsWriter *w, const char *path, const MatchTally *t, uint64_t run, ShardSpec spec, int first,
                   int count, char *err, size_t errlen) {
     *w = (ResultsWriter){0};
     if (snprintf(w->path, sizeof w->path, "%s", path) >= (int)sizeof w->path)
-        return failf(err, errlen, "%s: name too long", path);
+        return shard_fail(err, errlen, "%s: name too long", path);
     snprintf(w->tmp, sizeof w->tmp, "%s.part", path);
-    if (!(w->f = fopen(w->tmp, "wb"))) return failf(err, errlen, "cannot write %s: %s", w->tmp, strerror(errno));
+    if (!(w->f = fopen(w->tmp, "wb"))) return shard_fail(err, errlen, "cannot write %s: %s", w->tmp, strerror(errno));
     fprintf(w->f, "%s\nrun %016" PRIx64 " shard %d/%d games %d first %d count %d\nengines %d\n", Magic, run, spec.index,
             spec.count, t->total_games, first, count, t->engine_count);
     for (int e = 0; e < t->engine_count; e++)
         fprintf(w->f, "engine %s\n", t->names[e]);
     fprintf(w->f, "tc %s\ntimed %d margin %lld\nsprt %d %.17g %.17g %.17g %.17g\n", t->tc_text, t->timed,
             (long long)t->margin_ms, t->sprt_on, t->sprt.elo0, t->sprt.elo1, t->sprt.alpha, t->sprt.beta);
-    return fflush(w->f) == 0 || failf(err, errlen, "cannot write %s: %s", w->tmp, strerror(errno));
+    return fflush(w->f) == 0 || shard_fail(err, errlen, "cannot write %s: %s", w->tmp, strerror(errno));
 }
 
 bool results_add(ResultsWriter *w, int game, const GameRecord *rec, const PgnTags *tags) {
@@ -100,39 +91,39 @@ static bool parse_header(Reader *rd, MatchResults *r, char *err, size_t errlen) 
     unsigned long long run;
     int k, n, used = 0;
     if (!next_line(rd, line, sizeof line) || strcmp(line, Magic))
-        return failf(err, errlen, "not a match result file (the first line is not '%s')", Magic);
+        return shard_fail(err, errlen, "not a match result file (the first line is not '%s')", Magic);
     if (!next_line(rd, line, sizeof line) ||
         sscanf(line, "run %16llx shard %d/%d games %d first %d count %d%n", &run, &k, &n, &r->total_games, &r->first,
                &r->count, &used) != 6 ||
         line[used])
-        return failf(err, errlen, "line 2 is not 'run HEX shard K/N games T first F count C'");
+        return shard_fail(err, errlen, "line 2 is not 'run HEX shard K/N games T first F count C'");
     if (n < 1 || n > SHARD_COUNT_MAX || k < 0 || k >= n || r->total_games < 1)
-        return failf(err, errlen, "line 2: shard %d/%d of %d games is not a shard", k, n, r->total_games);
+        return shard_fail(err, errlen, "line 2: shard %d/%d of %d games is not a shard", k, n, r->total_games);
     r->run = run;
     r->spec = (ShardSpec){k, n};
     uint64_t first, end;
     shard_range((uint64_t)r->total_games, r->spec, &first, &end);
     if ((uint64_t)r->first != first || (uint64_t)r->count != end - first)
-        return failf(err, errlen, "shard %d/%d of %d games holds games %" PRIu64 "..%" PRIu64 ", not %d from %d", k, n,
-                     r->total_games, first, end - 1, r->count, r->first);
+        return shard_fail(err, errlen, "shard %d/%d of %d games holds games %" PRIu64 "..%" PRIu64 ", not %d from %d",
+                          k, n, r->total_games, first, end - 1, r->count, r->first);
     if (!next_line(rd, line, sizeof line) || sscanf(line, "engines %d%n", &t->engine_count, &used) != 1 || line[used] ||
         t->engine_count < 2 || t->engine_count > TALLY_MAX_ENGINES)
-        return failf(err, errlen, "line 3 is not 'engines E' with E from 2 to %d", TALLY_MAX_ENGINES);
+        return shard_fail(err, errlen, "line 3 is not 'engines E' with E from 2 to %d", TALLY_MAX_ENGINES);
     for (int e = 0; e < t->engine_count; e++)
         if (!next_line(rd, line, sizeof line) || !keyed(line, "engine", t->names[e], sizeof t->names[e]))
-            return failf(err, errlen, "line %d is not 'engine NAME'", rd->line);
+            return shard_fail(err, errlen, "line %d is not 'engine NAME'", rd->line);
     int timed, sprt_on;
     long long margin;
     if (!next_line(rd, line, sizeof line) || !keyed(line, "tc", t->tc_text, sizeof t->tc_text))
-        return failf(err, errlen, "line %d is not 'tc TEXT'", rd->line);
+        return shard_fail(err, errlen, "line %d is not 'tc TEXT'", rd->line);
     if (!next_line(rd, line, sizeof line) || sscanf(line, "timed %d margin %lld%n", &timed, &margin, &used) != 2 ||
         line[used] || (timed != 0 && timed != 1))
-        return failf(err, errlen, "line %d is not 'timed 0|1 margin MS'", rd->line);
+        return shard_fail(err, errlen, "line %d is not 'timed 0|1 margin MS'", rd->line);
     SprtParams *p = &t->sprt;
     if (!next_line(rd, line, sizeof line) ||
         sscanf(line, "sprt %d %lg %lg %lg %lg%n", &sprt_on, &p->elo0, &p->elo1, &p->alpha, &p->beta, &used) != 5 ||
         line[used] || (sprt_on != 0 && sprt_on != 1))
-        return failf(err, errlen, "line %d is not 'sprt 0|1 ELO0 ELO1 ALPHA BETA'", rd->line);
+        return shard_fail(err, errlen, "line %d is not 'sprt 0|1 ELO0 ELO1 ALPHA BETA'", rd->line);
     t->timed = timed;
     t->margin_ms = margin;
     t->sprt_on = sprt_on;
@@ -149,18 +140,18 @@ static bool parse_game(Reader *rd, const char *line, MatchResults *r, char *err,
     if (sscanf(line, "game %d %d %d %d %lld %lld %ld%n", &g.number, &result, &g.outcome.overruns[RED],
                &g.outcome.overruns[BLACK], &w0, &w1, &pgn_len, &used) != 7 ||
         line[used])
-        return failf(err, errlen, "line %d is not a game line", rd->line);
+        return shard_fail(err, errlen, "line %d is not a game line", rd->line);
     if (g.number < r->first || g.number >= r->first + r->count)
-        return failf(err, errlen, "game %d is not in this shard's games %d..%d", g.number, r->first,
-                     r->first + r->count - 1);
+        return shard_fail(err, errlen, "game %d is not in this shard's games %d..%d", g.number, r->first,
+                          r->first + r->count - 1);
     if (result < RES_RED_WINS || result > RES_DRAW || pgn_len < 0 || g.outcome.overruns[RED] < 0 ||
         g.outcome.overruns[BLACK] < 0)
-        return failf(err, errlen, "line %d: game %d has a bad result, count or length", rd->line, g.number);
+        return shard_fail(err, errlen, "line %d: game %d has a bad result, count or length", rd->line, g.number);
     char reason_line[sizeof g.reason + 16];
     if (!next_line(rd, reason_line, sizeof reason_line) || !keyed(reason_line, "reason", g.reason, sizeof g.reason))
-        return failf(err, errlen, "truncated: game %d has no reason line", g.number);
+        return shard_fail(err, errlen, "truncated: game %d has no reason line", g.number);
     if ((size_t)pgn_len > rd->len - rd->at)
-        return failf(err, errlen, "truncated: game %d's PGN is cut short", g.number);
+        return shard_fail(err, errlen, "truncated: game %d's PGN is cut short", g.number);
     g.outcome.result = (GameResult)result;
     g.outcome.worst_overrun_ms[RED] = w0;
     g.outcome.worst_overrun_ms[BLACK] = w1;
@@ -168,11 +159,11 @@ static bool parse_game(Reader *rd, const char *line, MatchResults *r, char *err,
     g.pgn_len = (size_t)pgn_len;
     rd->at += (size_t)pgn_len;
     for (int i = 0; i < r->count && r->games[i].number >= 0; i++)
-        if (r->games[i].number == g.number) return failf(err, errlen, "game %d is in the file twice", g.number);
+        if (r->games[i].number == g.number) return shard_fail(err, errlen, "game %d is in the file twice", g.number);
     int slot = 0;
     while (slot < r->count && r->games[slot].number >= 0)
         slot++;
-    if (slot == r->count) return failf(err, errlen, "more than the shard's %d games", r->count);
+    if (slot == r->count) return shard_fail(err, errlen, "more than the shard's %d games", r->count);
     r->games[slot] = g;
     return true;
 }
@@ -182,14 +173,14 @@ bool results_parse(const char *text, size_t len, MatchResults *r, char *err, siz
     Reader rd = {.text = text, .len = len};
     if (!parse_header(&rd, r, err, errlen)) return false;
     if (!(r->games = malloc(sizeof *r->games * (size_t)(r->count ? r->count : 1))))
-        return failf(err, errlen, "out of memory");
+        return shard_fail(err, errlen, "out of memory");
     for (int i = 0; i < r->count; i++)
         r->games[i].number = -1;
     char line[512];
     int seen = 0;
     for (;;) {
         if (!next_line(&rd, line, sizeof line))
-            return failf(err, errlen, "truncated: no end line after %d of its %d games", seen, r->count);
+            return shard_fail(err, errlen, "truncated: no end line after %d of its %d games", seen, r->count);
         if (!strncmp(line, "game ", 5)) {
             if (!parse_game(&rd, line, r, err, errlen)) return false;
             seen++;
@@ -197,13 +188,13 @@ bool results_parse(const char *text, size_t len, MatchResults *r, char *err, siz
         }
         int end, used = 0;
         if (sscanf(line, "end %d%n", &end, &used) != 1 || line[used])
-            return failf(err, errlen, "line %d is neither a game nor the end line", rd.line);
+            return shard_fail(err, errlen, "line %d is neither a game nor the end line", rd.line);
         if (end != seen || seen != r->count)
-            return failf(err, errlen, "truncated: the end line says %d games, the file holds %d, the shard has %d", end,
-                         seen, r->count);
+            return shard_fail(err, errlen, "truncated: the end line says %d games, the file holds %d, the shard has %d",
+                              end, seen, r->count);
         break;
     }
-    if (rd.at != len) return failf(err, errlen, "text after the end line");
+    if (rd.at != len) return shard_fail(err, errlen, "text after the end line");
     for (int i = 0; i < r->count; i++)
         r->games[i].outcome.reason = r->games[i].reason;
     return true;
@@ -215,33 +206,6 @@ void results_free(MatchResults *r) {
 }
 
 /* ---- merging ------------------------------------------------------- */
-
-static char *read_whole(const char *path, size_t *len, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        failf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        failf(err, errlen, "%s: cannot read", path);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
 
 typedef struct {
     int n;
@@ -268,13 +232,13 @@ static bool merge_load(MergeSet *m, char *err, size_t errlen) {
     m->files = calloc((size_t)m->n, sizeof *m->files);
     m->info = calloc((size_t)m->n, sizeof *m->info);
     m->order = calloc((size_t)m->n, sizeof *m->order);
-    if (!m->texts || !m->files || !m->info || !m->order) return failf(err, errlen, "out of memory");
+    if (!m->texts || !m->files || !m->info || !m->order) return shard_fail(err, errlen, "out of memory");
     for (int i = 0; i < m->n; i++) {
         size_t len;
         char why[600];
-        if (!(m->texts[i] = read_whole(m->names[i], &len, err, errlen))) return false;
+        if (!(m->texts[i] = shard_read_file(m->names[i], &len, err, errlen))) return false;
         if (!results_parse(m->texts[i], len, &m->files[i], why, sizeof why))
-            return failf(err, errlen, "%s: %s", m->names[i], why);
+            return shard_fail(err, errlen, "%s: %s", m->names[i], why);
         m->info[i] = (ShardInfo){.name = m->names[i], .spec = m->files[i].spec, .run = m->files[i].run};
     }
     return shard_check_set(m->info, m->n, m->order, err, errlen);

@@ -20,15 +20,6 @@
 
 enum { COPY_CHUNK = 4096, PATH_MAX_LEN = 4096 };
 
-static bool failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool failf(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 static void put_u32(uint8_t *p, uint32_t v) {
     for (int i = 0; i < 4; i++)
         p[i] = (uint8_t)(v >> (8 * i));
@@ -71,14 +62,14 @@ void datashard_pack(const DataShardHeader *h, uint8_t out[DATASHARD_HEADER_SIZE]
 
 bool datashard_unpack(const uint8_t in[DATASHARD_HEADER_SIZE], DataShardHeader *h, char *err, size_t errlen) {
     if (memcmp(in, DATASHARD_MAGIC, 8) != 0)
-        return failf(err, errlen, "not a tuong-datagen shard file (it does not start with %s)", DATASHARD_MAGIC);
+        return shard_fail(err, errlen, "not a tuong-datagen shard file (it does not start with %s)", DATASHARD_MAGIC);
     if (get_u32(in + 8) != DATASHARD_HEADER_SIZE || get_u32(in + 12) != DATAFILE_RECORD_SIZE)
-        return failf(err, errlen, "header or record size %u/%u, this version reads %d/%d", get_u32(in + 8),
-                     get_u32(in + 12), DATASHARD_HEADER_SIZE, DATAFILE_RECORD_SIZE);
+        return shard_fail(err, errlen, "header or record size %u/%u, this version reads %d/%d", get_u32(in + 8),
+                          get_u32(in + 12), DATASHARD_HEADER_SIZE, DATAFILE_RECORD_SIZE);
     for (int i = 80; i < DATASHARD_HEADER_SIZE; i++)
-        if (in[i]) return failf(err, errlen, "reserved header bytes are not 0");
+        if (in[i]) return shard_fail(err, errlen, "reserved header bytes are not 0");
     uint32_t k = get_u32(in + 16), n = get_u32(in + 20);
-    if (n < 1 || n > SHARD_COUNT_MAX || k >= n) return failf(err, errlen, "shard %u/%u is not a shard", k, n);
+    if (n < 1 || n > SHARD_COUNT_MAX || k >= n) return shard_fail(err, errlen, "shard %u/%u is not a shard", k, n);
     *h = (DataShardHeader){.spec = {(int)k, (int)n},
                            .total_games = get_u64(in + 24),
                            .first_game = get_u64(in + 32),
@@ -90,10 +81,10 @@ bool datashard_unpack(const uint8_t in[DATASHARD_HEADER_SIZE], DataShardHeader *
     uint64_t first, end;
     shard_range(h->total_games, h->spec, &first, &end);
     if (h->first_game != first || h->games != end - first)
-        return failf(err, errlen,
-                     "shard %u/%u of %" PRIu64 " games should hold games %" PRIu64 "..%" PRIu64
-                     ", the header says %" PRIu64 " games from %" PRIu64,
-                     k, n, h->total_games, first, end - 1, h->games, h->first_game);
+        return shard_fail(err, errlen,
+                          "shard %u/%u of %" PRIu64 " games should hold games %" PRIu64 "..%" PRIu64
+                          ", the header says %" PRIu64 " games from %" PRIu64,
+                          k, n, h->total_games, first, end - 1, h->games, h->first_game);
     return true;
 }
 
@@ -135,7 +126,7 @@ static int64_t path_size(const char *path) {
 static FILE *open_shard(const char *path, DataShardHeader *h, char *err, size_t errlen) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        failf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        shard_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     uint8_t buf[DATASHARD_HEADER_SIZE];
@@ -144,15 +135,17 @@ static FILE *open_shard(const char *path, DataShardHeader *h, char *err, size_t 
     int64_t size = path_size(path);
     bool ok = false;
     if (n < 8 || memcmp(buf, DATASHARD_MAGIC, 8) != 0)
-        failf(err, errlen, "%s: not a tuong-datagen shard file (it does not start with %s)", path, DATASHARD_MAGIC);
+        shard_fail(err, errlen, "%s: not a tuong-datagen shard file (it does not start with %s)", path,
+                   DATASHARD_MAGIC);
     else if (n < sizeof buf)
-        failf(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte header", path, n, DATASHARD_HEADER_SIZE);
+        shard_fail(err, errlen, "%s: truncated: %zu bytes, shorter than the %d-byte header", path, n,
+                   DATASHARD_HEADER_SIZE);
     else if (!datashard_unpack(buf, h, why, sizeof why))
-        failf(err, errlen, "%s: %s", path, why);
+        shard_fail(err, errlen, "%s: %s", path, why);
     else if (h->records > (uint64_t)INT64_MAX / DATAFILE_RECORD_SIZE ||
              size != (int64_t)(DATASHARD_HEADER_SIZE + h->records * DATAFILE_RECORD_SIZE))
-        failf(err, errlen, "%s: truncated or damaged: %" PRId64 " bytes, its header promises %d + %d x %" PRIu64, path,
-              size, DATASHARD_HEADER_SIZE, DATAFILE_RECORD_SIZE, h->records);
+        shard_fail(err, errlen, "%s: truncated or damaged: %" PRId64 " bytes, its header promises %d + %d x %" PRIu64,
+                   path, size, DATASHARD_HEADER_SIZE, DATAFILE_RECORD_SIZE, h->records);
     else
         ok = true;
     if (!ok) {

@@ -31,7 +31,8 @@ bool read_perft_record(FILE *f, PerftRecord *rec) {
         if (!fields) continue;
         *fields++ = '\0';
         char *end = fields - 1; /* where the ';' was: the FEN ends here */
-        while (end > line && (end[-1] == ' ' || end[-1] == '\t')) *--end = '\0';
+        while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
         snprintf(rec->fen, sizeof rec->fen, "%s", line);
         rec->count = 0;
         char *save = NULL;
@@ -73,6 +74,40 @@ int run_command(const char *cmd, char *out, size_t size) {
     out[n] = '\0';
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+const char *test_path_in(const char *dir, const char *name) {
+    static char buf[8][512];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+    return p;
+}
+
+void test_write_text(const char *dir, const char *name, const char *text) {
+    FILE *f = fopen(test_path_in(dir, name), "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+void test_read_text(const char *dir, const char *name, char *buf, size_t size) {
+    buf[0] = '\0';
+    FILE *f = fopen(test_path_in(dir, name), "r");
+    if (!f) return;
+    size_t n = fread(buf, 1, size - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+int test_run_tool(const char *dir, const char *tool, const char *args, char *out, size_t out_size, char *err,
+                  size_t err_size) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >stdout.txt 2>stderr.txt", dir, tool, args);
+    int status = system(cmd);
+    test_read_text(dir, "stdout.txt", out, out_size);
+    test_read_text(dir, "stderr.txt", err, err_size);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 void random_walk(Position *pos, int plies, unsigned (*rnd)(unsigned n)) {

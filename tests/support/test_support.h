@@ -38,6 +38,16 @@ void colour_mirror(const Position *src, Position *dst);
 /* Run a shell command; its exit status (-1 if it did not exit), and its
  * standard output, NUL-terminated and cut to size - 1 bytes, in out. */
 int run_command(const char *cmd, char *out, size_t size);
+/* Tests of command-line tools in a scratch directory: dir/name (from a
+ * small ring of buffers, so a few can be held at once), a text file
+ * written there, one read back (empty if missing), and the tool run there
+ * with args, its stdout and stderr kept (NUL-terminated, cut to fit);
+ * returns the tool's exit code, -1 if it did not exit. */
+const char *test_path_in(const char *dir, const char *name);
+void test_write_text(const char *dir, const char *name, const char *text);
+void test_read_text(const char *dir, const char *name, char *buf, size_t size);
+int test_run_tool(const char *dir, const char *tool, const char *args, char *out, size_t out_size, char *err,
+                  size_t err_size);
 /* Play `plies` uniformly random legal moves from pos (fewer if the game
  * ends); rnd(n) draws from 0..n-1, so each test keeps its own seeded RNG. */
 void random_walk(Position *pos, int plies, unsigned (*rnd)(unsigned n));
