@@ -14,6 +14,7 @@
  * sequence for --positions N. Each game is flushed whole, so an interrupted
  * run leaves a file of whole records and complete games.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,17 +23,27 @@
 
 enum { POOL_MAX_WORKERS = 256 };
 
+/* Called after each game is written and flushed, in game order, with its
+ * records (n may be 0); false stops the run as failed (after reporting). */
+typedef bool (*PoolAfterGame)(void *ctx, uint64_t game, const DataRecord *records, size_t n);
+
 typedef struct {
     SelfplaySettings play;
     uint64_t seed;
-    uint64_t games, positions; /* the target: exactly one is not 0 */
+    uint64_t first_game;       /* the first game to play: 0, or where a resumed run goes on */
+    uint64_t games, positions; /* the target: play games first_game..games-1, or write this many positions;
+                                  both 0: until interrupted */
+    bool whole_games;          /* the positions target never cuts a game short (a pool run) */
     int workers;               /* 1..POOL_MAX_WORKERS */
     int progress_s;            /* seconds between progress lines, 0 = none */
     const char *out_path;      /* the file's name, for messages */
+    PoolAfterGame after_game;  /* or NULL */
+    void *ctx;                 /* for after_game */
 } PoolConfig;
 
 /* Play games into out (a data file open for appending that holds
  * records_before records) until the target is reached or SIGINT/SIGTERM
- * arrives; closes out. Returns the exit code: 0, 1 after a failure
+ * arrives; closes out. A run that starts at first_game G writes exactly the
+ * bytes that games G, G+1, ... add to an uninterrupted run's file. Returns the exit code: 0, 1 after a failure
  * (reported on stderr), 130 when interrupted (the file holds whole games). */
 int pool_run(const PoolConfig *cfg, const OpeningBook *book, FILE *out, uint64_t records_before);
