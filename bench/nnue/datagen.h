@@ -16,6 +16,8 @@ int datagen_pool_run(int argc, char **argv);
 int datagen_adopt(int argc, char **argv);
 /* `tuong-datagen pool list|verify|run|adopt ...` */
 int datagen_pool(int argc, char **argv);
+/* `tuong-datagen rescore IN OUT ...`: label positions again, deeper. */
+int datagen_rescore(int argc, char **argv);
 /* `tuong-datagen stats FILE`: counts and distributions of a data file. */
 int datagen_stats(int argc, char **argv);
 /* `tuong-datagen verify FILE`: is every record well-formed and quiet? */
