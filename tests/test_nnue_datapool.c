@@ -430,7 +430,8 @@ static void verify_finds_changes(void **state) {
 }
 
 /* A run made by plain `generate --out` (as an older tuong-datagen made it),
- * adopted with its metadata, resumes like any pool run. */
+ * adopted with its metadata (its last game played again confirms the game
+ * count), resumes like any pool run. */
 static void adopt_then_resume(void **state) {
     (void)state;
     char whole[1200], pool[1200];
@@ -462,6 +463,12 @@ static void adopt_then_resume(void **state) {
              common, ref.commit, ref.net);
     assert_int_equal(datagen(args), 1);
     expect_one_error("at least");
+
+    /* A wrong count: game 5 played again does not end the file. */
+    snprintf(args, sizeof args, "pool adopt run-s11-n200.bin --pool '%s' %s --commit %s --net %s --games 6", pool,
+             common, ref.commit, ref.net);
+    assert_int_equal(datagen(args), 1);
+    expect_one_error("played again does not end the file");
 
     /* Without --games: registered, but not resumable until adopted again. */
     snprintf(args, sizeof args,

@@ -55,6 +55,7 @@ typedef struct {
     const char *pool;                          /* --pool DIR */
     bool pool_given;                           /* --pool, or the pool run / pool adopt subcommands */
     bool new_commit;                           /* --new-commit */
+    bool no_replay;                            /* pool adopt --no-replay */
     const char *commit, *net, *created, *file; /* pool adopt */
 } Args;
 
@@ -80,6 +81,7 @@ static const char Usage[] =
     "  --threads N           worker processes (default: number of cores)\n"
     "  --evalfile NET        search with this net (default: the embedded one)\n"
     "  --new-commit          go on with a pool run that another engine commit began\n"
+    "  --no-replay           pool adopt: do not play game G-1 again to check --games G\n"
     "  --openings FILE       EPD/FEN opening lines (default " TUONG_DATAGEN_OPENINGS ")\n"
     "  --random-plies N      random legal plies after the opening line, N+1 in odd games (default 4)\n"
     "  --nodes N             soft node limit per move (default 5000)\n"
@@ -152,6 +154,10 @@ static bool parse_args(int argc, char **argv, Args *a) {
             a->new_commit = true;
             continue;
         }
+        if (!strcmp(name, "--no-replay") && a->mode == MODE_ADOPT) {
+            a->no_replay = true;
+            continue;
+        }
         if (a->mode == MODE_ADOPT && name[0] != '-' && !a->file) {
             a->file = name;
             continue;
@@ -162,7 +168,7 @@ static bool parse_args(int argc, char **argv, Args *a) {
         struct { const char *name, **value; bool ok; } strings[] = {
             {"--out", &a->out, a->mode == MODE_GENERATE},
             {"--openings", &a->openings, true},
-            {"--evalfile", &a->evalfile, a->mode != MODE_ADOPT},
+            {"--evalfile", &a->evalfile, true},
             {"--pool", &a->pool, true},
             {"--commit", &a->commit, a->mode == MODE_ADOPT},
             {"--net", &a->net, a->mode == MODE_ADOPT},
@@ -486,6 +492,38 @@ static bool count_games(const char *path, uint64_t *count, uint64_t *games) {
     return ok;
 }
 
+/* Does game games-1 of the flags' sequence, played again here, give the
+ * file's last records? It confirms --games (a run stopped by Ctrl-C ends
+ * with whole games) and that this build plays as the one that made the
+ * file, so a pool run that resumes it continues the same sequence. */
+static bool last_game_replays(const Args *a, const char *path, uint64_t count) {
+    OpeningBook book;
+    char err[600];
+    if (!openings_load(&book, a->openings, err, sizeof err)) return datagen_error("%s", err);
+    SelfplaySettings s = settings_of(a);
+    selfplay_init(&s);
+    SelfplayGame game = {.records = malloc(sizeof(DataRecord) * (size_t)(s.max_plies + 1))};
+    DataRecord *tail = malloc(sizeof(DataRecord) * (size_t)(s.max_plies + 1));
+    atomic_int stop = 0;
+    bool ok = game.records && tail && selfplay_game(&book, &s, a->seed, (uint64_t)a->games - 1, &game, &stop);
+    openings_free(&book);
+    uint64_t n;
+    FILE *f = ok ? datafile_open_read(path, &n, err, sizeof err) : NULL;
+    ok = f && (uint64_t)game.count <= count &&
+         fseeko(f, (off_t)(DATAFILE_HEADER_SIZE + (count - (uint64_t)game.count) * DATAFILE_RECORD_SIZE), SEEK_SET) ==
+             0 &&
+         datafile_read(f, tail, (size_t)game.count) == (size_t)game.count &&
+         !memcmp(tail, game.records, sizeof *tail * (size_t)game.count);
+    if (f) fclose(f);
+    free(game.records);
+    free(tail);
+    if (ok) return true;
+    return datagen_error("game %" PRId64 " of seed %" PRIu64 " played again does not end the file: --games or another "
+                         "flag is wrong, or this build plays otherwise than the one that made it (then --no-replay "
+                         "registers it anyway, but a resumed run would not continue its games)",
+                         a->games - 1, a->seed);
+}
+
 /* Register a data file that a tuong-datagen without the pool wrote: its
  * settings from the flags, counted and hashed here. */
 static int adopt(const Args *a) {
@@ -516,6 +554,14 @@ static int adopt(const Args *a) {
         ok = datagen_error("%s holds at least %" PRIu64 " games (a new one starts where the ply drops), more than "
                            "--games %" PRId64,
                            path, games, a->games);
+    char net[MANIFEST_TOKEN_MAX];
+    datapool_net_name(net);
+    if (ok && a->games && !a->no_replay && strcmp(net, a->net))
+        ok = datagen_error("cannot play game %" PRId64 " again to check --games: this build's net is %s, not %s "
+                           "(--evalfile NET, or --no-replay)",
+                           a->games - 1, net, a->net);
+    else if (ok && a->games && !a->no_replay)
+        ok = last_game_replays(a, path, count);
     if (ok && !datapool_load(dir, &m, err, sizeof err)) ok = datagen_error("%s", err);
     if (ok) {
         const ManifestEntry *old = manifest_find(&m, name); /* adopting again may only add the games */
@@ -568,10 +614,10 @@ static int generate(Mode mode, int argc, char **argv) {
               .mode = mode,
               .pool_given = mode == MODE_POOL_RUN};
     if (!parse_args(argc, argv, &a) || !finish_args(&a)) return 2;
-    if (mode == MODE_ADOPT) return adopt(&a);
     OpeningBook book;
     char err[600];
     if (a.evalfile && !datapool_use_net(a.evalfile, err, sizeof err)) return !datagen_error("%s", err);
+    if (mode == MODE_ADOPT) return adopt(&a);
     if (!openings_load(&book, a.openings, err, sizeof err)) return !datagen_error("%s", err);
     if (a.pool_given) {
         int rc = run_in_pool(&a, &book);
