@@ -97,6 +97,16 @@ static int pool_run(const char *pool, int seed, int threads, const char *target)
     return datagen(args);
 }
 
+/* Is file in pool's manifest (a run stopped very early may not have got
+ * as far as writing it)? */
+static bool has_entry(const char *pool, const char *file) {
+    Manifest m;
+    char err[800];
+    bool has = datapool_load(pool, &m, err, sizeof err) && manifest_find(&m, file);
+    manifest_free(&m);
+    return has;
+}
+
 static void load_entry(const char *pool, const char *file, ManifestEntry *out) {
     Manifest m;
     char err[800];
@@ -334,9 +344,9 @@ static void resumed_run_equals_uninterrupted(void **state) {
     int status = system(cmd);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 130);
-    ManifestEntry es;
-    load_entry(stopped, "run-s7-n200.bin", &es);
-    if (es.games < 12) { /* a loaded machine may not have got that far: resume */
+    ManifestEntry es = {.games = 0};
+    if (has_entry(stopped, "run-s7-n200.bin")) load_entry(stopped, "run-s7-n200.bin", &es);
+    if (es.games < 12) { /* a slow (sanitizer) build may not have got that far: resume */
         assert_int_equal(pool_run(stopped, 7, 2, "--games 12"), 0);
         snprintf(b, sizeof b, "%s/run-s7-n200.bin", stopped);
         assert_true(same_bytes(a, b));
@@ -640,8 +650,10 @@ static void rescore_in_pool_resumes(void **state) {
     assert_true(WIFEXITED(status));
     assert_true(WEXITSTATUS(status) == 130 || WEXITSTATUS(status) == 0);
     ManifestEntry e;
-    load_entry(pool, "deep.bin", &e);
-    assert_int_equal(e.kind, MANIFEST_RESCORE);
+    if (has_entry(pool, "deep.bin")) { /* unless stopped while it still checked its input */
+        load_entry(pool, "deep.bin", &e);
+        assert_int_equal(e.kind, MANIFEST_RESCORE);
+    }
     snprintf(args, sizeof args, "rescore '%s' '%s' --pool '%s' %s --threads 1", in, out, pool, RescoreFlags);
     assert_int_equal(datagen(args), 0);
     assert_true(same_bytes(out, path_of("r1.bin")));

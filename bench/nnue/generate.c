@@ -406,7 +406,7 @@ static bool open_pool_run(const Args *a, PoolRun *p, char *path, size_t cap, FIL
     if (old && !can_resume(old, &want, a->new_commit)) return false;
     p->entry = copy;
     struct stat st;
-    if (!old && stat(path, &st) == 0 && st.st_size > 0)
+    if (!old && stat(path, &st) == 0 && st.st_size > DATAFILE_HEADER_SIZE) /* a header alone holds nothing */
         return datagen_error("%s is in the pool but not in its manifest: tuong-datagen pool adopt it first, or "
                              "use another --seed",
                              path);

@@ -422,9 +422,10 @@ static bool open_out(Rescore *r, uint64_t in_count, int *lock_fd) {
     const Args *a = r->args;
     char err[800], name[MANIFEST_FILE_MAX];
     struct stat in_st, out_st;
-    bool exists = stat(a->out, &out_st) == 0 && out_st.st_size > 0;
-    if (stat(a->in, &in_st) == 0 && exists && in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+    bool found = stat(a->out, &out_st) == 0;
+    if (found && stat(a->in, &in_st) == 0 && in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
         return datagen_error("IN and OUT are the same file");
+    bool exists = found && out_st.st_size > DATAFILE_HEADER_SIZE; /* a header alone holds nothing */
     if (!datapool_dir(a->pool, r->dir, sizeof r->dir, err, sizeof err)) return datagen_error("%s", err);
     r->in_pool = datapool_holds(r->dir, a->out, name, sizeof name);
     r->count = in_count;
