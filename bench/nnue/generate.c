@@ -249,21 +249,21 @@ static SelfplaySettings settings_of(const Args *a) {
     };
 }
 
-/* Open the output under an exclusive lock: two runs appending to one file
- * would interleave their records. */
+/* Take the output's exclusive lock (creating the file when missing): two
+ * runs appending to one file would interleave their records. */
+static bool lock_output(const char *path, int *lock_fd) {
+    *lock_fd = open(path, O_RDWR | O_CREAT, 0644);
+    if (*lock_fd < 0) return datagen_error("%s: cannot open: %s", path, strerror(errno));
+    if (flock(*lock_fd, LOCK_EX | LOCK_NB) == 0) return true;
+    close(*lock_fd);
+    *lock_fd = -1;
+    return datagen_error("%s is being written by another process", path);
+}
+
+/* Open the output under its lock (lock_output first when *lock_fd < 0). */
 static FILE *open_output(const char *path, uint64_t *count, int *lock_fd) {
     char err[600];
-    *lock_fd = open(path, O_RDWR | O_CREAT, 0644);
-    if (*lock_fd < 0) {
-        datagen_error("%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (flock(*lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        datagen_error("%s is being written by another process", path);
-        close(*lock_fd);
-        *lock_fd = -1;
-        return NULL;
-    }
+    if (*lock_fd < 0 && !lock_output(path, lock_fd)) return NULL;
     FILE *f = datafile_open_append(path, count, err, sizeof err);
     if (!f) {
         datagen_error("%s", err);
@@ -398,6 +398,9 @@ static bool open_pool_run(const Args *a, PoolRun *p, char *path, size_t cap, FIL
     ManifestEntry want;
     Manifest m;
     if (!entry_of(a, name, &want)) return false;
+    /* The file's lock before its entry: a run of it that is just ending has
+     * recorded its last game by the time we hold the lock. */
+    if (!lock_output(path, lock_fd)) return false;
     if (!datapool_load(p->dir, &m, err, sizeof err)) return datagen_error("%s", err);
     const ManifestEntry *found = manifest_find(&m, name);
     ManifestEntry copy = found ? *found : want;

@@ -2,6 +2,7 @@
 /* `tuong-datagen pool list|verify|run|adopt`: the data pool from the
  * command line (docs/nnue.md, "The data pool"). */
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,25 +56,35 @@ static int list(const char *dir) {
     return 0;
 }
 
-/* Check one entry against its file; prints one line; false on a mismatch. */
+/* Check one entry against its file; prints one line; false on a mismatch.
+ * Only the records the entry covers must be whole and match: a run may be
+ * appending to the file right now (even half-way through a write). */
 static bool verify_entry(const char *dir, const ManifestEntry *e) {
     char path[DATAPOOL_PATH_MAX], err[800], hex[SHA256_HEX_SIZE];
-    uint64_t count, size;
+    uint8_t header[DATAFILE_HEADER_SIZE];
     datapool_path(dir, e->file, path, sizeof path);
-    FILE *f = datafile_open_read(path, &count, err, sizeof err);
+    FILE *f = fopen(path, "rb");
     if (!f) {
+        printf("MISMATCH %s: cannot open: %s\n", e->file, strerror(errno));
+        return false;
+    }
+    size_t n = fread(header, 1, sizeof header, f);
+    bool ok = fseeko(f, 0, SEEK_END) == 0;
+    uint64_t size = ok ? (uint64_t)ftello(f) : 0;
+    fclose(f);
+    if (!datafile_check_header(header, n, err, sizeof err)) {
         printf("MISMATCH %s: %s\n", e->file, err);
         return false;
     }
-    fclose(f);
-    if (count < e->positions) {
-        printf("MISMATCH %s: %" PRIu64 " records, the manifest says %" PRIu64 "\n", e->file, count, e->positions);
+    uint64_t bytes = DATAFILE_HEADER_SIZE + e->positions * DATAFILE_RECORD_SIZE, hashed;
+    if (!ok || size < bytes) {
+        printf("MISMATCH %s: truncated: %" PRIu64 " bytes, %" PRIu64 " records need %" PRIu64 "\n", e->file, size,
+               e->positions, bytes);
         return false;
     }
     Sha256 s;
-    uint64_t bytes = DATAFILE_HEADER_SIZE + e->positions * DATAFILE_RECORD_SIZE;
-    if (!datapool_hash_file(path, bytes, &s, &size, err, sizeof err)) {
-        printf("MISMATCH %s: %s\n", e->file, err);
+    if (!datapool_hash_file(path, bytes, &s, &hashed, err, sizeof err) || hashed != bytes) {
+        printf("MISMATCH %s: cannot read it: %s\n", e->file, err);
         return false;
     }
     sha256_hex(&s, hex);
@@ -82,9 +93,9 @@ static bool verify_entry(const char *dir, const ManifestEntry *e) {
         return false;
     }
     printf("ok %s: %" PRIu64 " positions, sha256 %.16s...", e->file, e->positions, hex);
-    if (count > e->positions)
-        printf(" (and %" PRIu64 " records after them: a run still writing, or one killed before it recorded them)",
-               count - e->positions);
+    if (size > bytes)
+        printf(" (and %" PRIu64 " bytes after them: a run still writing, or one killed before it recorded them)",
+               size - bytes);
     printf("\n");
     return true;
 }

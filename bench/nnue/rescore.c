@@ -427,6 +427,11 @@ static bool open_out(Rescore *r, uint64_t in_count, int *lock_fd) {
         return datagen_error("IN and OUT are the same file");
     bool exists = found && out_st.st_size > DATAFILE_HEADER_SIZE; /* a header alone holds nothing */
     if (!datapool_dir(a->pool, r->dir, sizeof r->dir, err, sizeof err)) return datagen_error("%s", err);
+    /* OUT's lock before its entry: a rescore of it that is just ending has
+     * recorded its last chunk by the time we hold the lock. */
+    *lock_fd = open(a->out, O_RDWR | O_CREAT, 0644);
+    if (*lock_fd < 0) return datagen_error("%s: cannot open: %s", a->out, strerror(errno));
+    if (flock(*lock_fd, LOCK_EX | LOCK_NB) != 0) return datagen_error("%s is being written by another process", a->out);
     r->in_pool = datapool_holds(r->dir, a->out, name, sizeof name);
     r->count = in_count;
     ManifestEntry *e = &r->entry, old;
@@ -459,9 +464,6 @@ static bool open_out(Rescore *r, uint64_t in_count, int *lock_fd) {
     if (exists && !have_old)
         return datagen_error("%s exists: rescore writes a new file (an unfinished rescore in the pool goes on)",
                              a->out);
-    *lock_fd = open(a->out, O_RDWR | O_CREAT, 0644);
-    if (*lock_fd < 0) return datagen_error("%s: cannot open: %s", a->out, strerror(errno));
-    if (flock(*lock_fd, LOCK_EX | LOCK_NB) != 0) return datagen_error("%s is being written by another process", a->out);
     uint64_t records, size;
     r->out = datafile_open_append(a->out, &records, err, sizeof err);
     if (!r->out) return datagen_error("%s", err);
