@@ -11,10 +11,12 @@
 #include "datagen.h"
 #include "datapool.h"
 
-static const char PoolUsage[] = "usage: tuong-datagen pool list|verify [--pool DIR]\n"
-                                "       tuong-datagen pool run [--pool DIR] [generate's options but --out]\n"
-                                "       tuong-datagen pool adopt FILE --commit C --net H [--games G] [--created DATE]\n"
-                                "                                [--pool DIR] [generate's options that made FILE]\n";
+static const char PoolUsage[] =
+    "usage: tuong-datagen pool list|verify [--pool DIR]\n"
+    "       tuong-datagen pool run [--pool DIR] [generate's options but --out]\n"
+    "       tuong-datagen pool adopt FILE --commit C --net H [--games G] [--created DATE]\n"
+    "                                [--no-replay] [--pool DIR] [generate's options that made FILE]\n"
+    "(docs/nnue.md, \"The data pool\")\n";
 
 /* The pool directory from `[--pool DIR]`; false after one error line. */
 static bool dir_of_args(int argc, char **argv, char *dir, size_t cap) {

@@ -450,9 +450,9 @@ static bool open_out(Rescore *r, uint64_t in_count, int *lock_fd) {
         memcpy(e->updated, e->created, sizeof e->updated);
         Manifest m;
         if (!datapool_load(r->dir, &m, err, sizeof err)) return datagen_error("%s", err);
-        ManifestEntry *found = manifest_find(&m, name);
-        if (found) old = *found;
-        have_old = found != NULL;
+        const ManifestEntry *listed = manifest_find(&m, name);
+        if (listed) old = *listed;
+        have_old = listed != NULL;
         manifest_free(&m);
         if (have_old) r->count = source_count(old.source);
         if (have_old && r->count > in_count)
@@ -468,6 +468,12 @@ static bool open_out(Rescore *r, uint64_t in_count, int *lock_fd) {
     r->out = datafile_open_append(a->out, &records, err, sizeof err);
     if (!r->out) return datagen_error("%s", err);
     if (!datapool_hash_file(a->out, UINT64_MAX, &r->digest, &size, err, sizeof err)) return datagen_error("%s", err);
+    if (have_old && records > old.positions)
+        return datagen_error("%s holds %" PRIu64 " records, %" PRIu64 " more than the manifest says (a rescore killed "
+                             "before it could record them?): truncate -s %" PRIu64 " %s drops them, and the rescore "
+                             "then scores those chunks again",
+                             a->out, records, records - old.positions,
+                             (uint64_t)DATAFILE_HEADER_SIZE + old.positions * DATAFILE_RECORD_SIZE, a->out);
     if (have_old) {
         char hex[SHA256_HEX_SIZE];
         sha256_hex(&r->digest, hex);
