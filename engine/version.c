@@ -26,3 +26,5 @@
 const char *version_text(void) {
     return TUONG_NAME " " TUONG_VERSION " (git " TUONG_GIT_COMMIT ", " TUONG_FLAVOUR ", " TUONG_OS ")";
 }
+
+const char *version_commit(void) { return TUONG_GIT_COMMIT; }

@@ -11,3 +11,6 @@
  * commit built, the CPU target and the system; `tuong --version` and the
  * protocols' `id name` print it. */
 const char *version_text(void);
+/* The git commit built: "1a2b3c4d", "1a2b3c4d-dirty" when tracked files
+ * had changed, or "unknown" (engine/git_commit.cmake). */
+const char *version_commit(void);

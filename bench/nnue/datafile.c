@@ -60,6 +60,10 @@ bool datafile_pack(const Position *pos, int score, DataResult result, int ply, D
 
 void datafile_set_result(DataRecord *rec, DataResult result) { rec->b[DATAFILE_RESULT_OFFSET] = (uint8_t)result; }
 
+void datafile_set_score(DataRecord *rec, int score) {
+    put_u16(&rec->b[DATAFILE_SCORE_OFFSET], (uint16_t)(int16_t)score);
+}
+
 bool datafile_unpack(const DataRecord *rec, DataEntry *e, char *err, size_t errlen) {
     const uint8_t *b = rec->b;
     if (b[DATAFILE_OCC_BYTES - 1] >> (SQUARE_NB % 8))

@@ -69,6 +69,8 @@ typedef struct {
 bool datafile_pack(const Position *pos, int score, DataResult result, int ply, DataRecord *rec);
 /* Set the result byte of a packed record. */
 void datafile_set_result(DataRecord *rec, DataResult result);
+/* Set the score of a packed record (score within int16). */
+void datafile_set_score(DataRecord *rec, int score);
 /* Unpack with structural checks (padding bits and nibbles zero, piece codes
  * valid, result/side/reserved in range); false with the reason in err. */
 bool datafile_unpack(const DataRecord *rec, DataEntry *e, char *err, size_t errlen);

@@ -9,6 +9,15 @@
 
 /* Self-play into a data file: `tuong-datagen [generate] --out FILE ...`. */
 int datagen_generate(int argc, char **argv);
+/* `tuong-datagen pool run [--pool DIR] ...`: generate into the data pool. */
+int datagen_pool_run(int argc, char **argv);
+/* `tuong-datagen pool adopt FILE --commit C --net H ...`: register a file
+ * an older tuong-datagen wrote in the pool's manifest. */
+int datagen_adopt(int argc, char **argv);
+/* `tuong-datagen pool list|verify|run|adopt ...` */
+int datagen_pool(int argc, char **argv);
+/* `tuong-datagen rescore IN OUT ...`: label positions again, deeper. */
+int datagen_rescore(int argc, char **argv);
 /* `tuong-datagen stats FILE`: counts and distributions of a data file. */
 int datagen_stats(int argc, char **argv);
 /* `tuong-datagen verify FILE`: is every record well-formed and quiet? */

@@ -253,7 +253,7 @@ int datashard_generate(const PoolConfig *cfg, const OpeningBook *book, ShardSpec
             spec.index, spec.count, first, end - 1, cfg->games, cfg->seed, cfg->out_path);
     PoolConfig part = *cfg;
     part.first_game = first;
-    part.games = end - first;
+    part.games = end; /* games first..end-1 */
     part.out_path = tmp;
     int rc = pool_run(&part, book, out, 0); /* closes out; fd keeps the lock */
     if (rc == 0 && !seal_shard(fd, &h, tmp, cfg->out_path)) rc = 1;

@@ -15,5 +15,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return datagen_verify(argc - 2, argv + 2);
     if (!strcmp(cmd, "merge")) return datagen_merge(argc - 2, argv + 2);
     if (!strcmp(cmd, "generate")) return datagen_generate(argc - 2, argv + 2);
+    if (!strcmp(cmd, "pool")) return datagen_pool(argc - 2, argv + 2);
+    if (!strcmp(cmd, "rescore")) return datagen_rescore(argc - 2, argv + 2);
     return datagen_generate(argc - 1, argv + 1);
 }

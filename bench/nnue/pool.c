@@ -63,7 +63,7 @@ static _Noreturn void worker_main(int fd, Shared *sh, const PoolConfig *c, const
     for (;;) {
         if (atomic_load(&sh->stop)) break;
         uint64_t g = atomic_fetch_add(&sh->next_game, 1);
-        if (c->games && g >= c->first_game + c->games) break;
+        if (c->games && g >= c->games) break;
         if (!selfplay_game(book, &s, c->seed, g, &game, &sh->stop)) break;
         GameMsg m = {.game = g,
                      .nodes = game.nodes,
@@ -154,10 +154,15 @@ static void format_duration(double s, char *buf, size_t len) {
 static void print_progress(Run *r) {
     double elapsed = now_s() - r->start_s;
     double rate = elapsed > 0 ? (double)r->positions / elapsed : 0;
-    double done =
-        r->cfg->games ? (double)r->games / (double)r->cfg->games : (double)r->positions / (double)r->cfg->positions;
+    const PoolConfig *c = r->cfg;
+    double done = c->games       ? (double)r->games / (double)(c->games - c->first_game)
+                  : c->positions ? (double)r->positions / (double)c->positions
+                                 : 0;
     char eta[32] = "?";
-    if (done > 0) format_duration(elapsed * (1 - done) / done, eta, sizeof eta);
+    if (!c->games && !c->positions)
+        snprintf(eta, sizeof eta, "none (no target)");
+    else if (done > 0)
+        format_duration(elapsed * (1 - done) / done, eta, sizeof eta);
     fprintf(stderr, "datagen: %" PRIu64 " games, %" PRIu64 " positions, %.0f positions/s, ETA %s\n", r->games,
             r->positions, rate, eta);
 }
@@ -168,10 +173,11 @@ static bool write_ready_games(Run *r) {
     while (!r->target_reached && window_at(w, w->base)->done) {
         Finished *f = window_at(w, w->base);
         uint64_t take = f->msg.count;
-        if (r->cfg->positions && r->positions + take > (uint64_t)r->cfg->positions)
+        if (r->cfg->positions && !r->cfg->whole_games && r->positions + take > (uint64_t)r->cfg->positions)
             take = (uint64_t)r->cfg->positions - r->positions;
         bool ok = datafile_write(r->out, f->records, take) && fflush(r->out) == 0;
         if (!ok) return datagen_error("%s: write failed: %s", r->cfg->out_path, strerror(errno));
+        if (r->cfg->after_game && !r->cfg->after_game(r->cfg->ctx, w->base, f->records, take)) return false;
         r->positions += take;
         r->games++;
         r->plies += f->msg.plies;
@@ -182,8 +188,9 @@ static bool write_ready_games(Run *r) {
         free(f->records);
         *f = (Finished){0};
         w->base++;
-        r->target_reached =
-            r->cfg->games ? r->games >= (uint64_t)r->cfg->games : r->positions >= (uint64_t)r->cfg->positions;
+        r->target_reached = r->cfg->games       ? w->base >= r->cfg->games
+                            : r->cfg->positions ? r->positions >= r->cfg->positions
+                                                : false;
     }
     return true;
 }
@@ -355,8 +362,10 @@ int pool_run(const PoolConfig *cfg, const OpeningBook *book, FILE *out, uint64_t
     if (!ok) {
         rc = 1;
     } else if (!r->target_reached) {
-        fprintf(stderr, "tuong-datagen: interrupted: the file holds whole games, %" PRIu64 " of them from this run\n",
-                r->games);
+        fprintf(stderr,
+                "tuong-datagen: interrupted: the file holds whole games, %" PRIu64 " of them from this run; "
+                "the next game is %" PRIu64 "\n",
+                r->games, r->window.base);
         rc = 130;
     }
     run_free(r);

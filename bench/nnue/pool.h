@@ -11,9 +11,11 @@
  * its finished games through a pipe; the parent writes them to the file
  * strictly in game order, so the file is the same for any --threads and any
  * scheduling: games 0..G-1 for --games G, or the first N positions of that
- * sequence for --positions N (games F..F+G-1 with first_game F: a shard). Each game is flushed whole, so an interrupted
- * run leaves a file of whole records and complete games.
+ * sequence for --positions N; with first_game F, games F..G-1 (a resumed
+ * pool run, or a shard). Each game is flushed whole, so an interrupted run
+ * leaves a file of whole records and complete games.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,18 +24,27 @@
 
 enum { POOL_MAX_WORKERS = 256 };
 
+/* Called after each game is written and flushed, in game order, with its
+ * records (n may be 0); false stops the run as failed (after reporting). */
+typedef bool (*PoolAfterGame)(void *ctx, uint64_t game, const DataRecord *records, size_t n);
+
 typedef struct {
     SelfplaySettings play;
     uint64_t seed;
-    uint64_t games, positions; /* the target: exactly one is not 0 */
-    uint64_t first_game;       /* the first game number played (a shard's start; else 0) */
+    uint64_t first_game;       /* the first game to play: 0, or where a resumed run goes on */
+    uint64_t games, positions; /* the target: play games first_game..games-1, or write this many positions;
+                                  both 0: until interrupted */
+    bool whole_games;          /* the positions target never cuts a game short (a pool run) */
     int workers;               /* 1..POOL_MAX_WORKERS */
     int progress_s;            /* seconds between progress lines, 0 = none */
     const char *out_path;      /* the file's name, for messages */
+    PoolAfterGame after_game;  /* or NULL */
+    void *ctx;                 /* for after_game */
 } PoolConfig;
 
 /* Play games into out (a data file open for appending that holds
  * records_before records) until the target is reached or SIGINT/SIGTERM
- * arrives; closes out. Returns the exit code: 0, 1 after a failure
+ * arrives; closes out. A run that starts at first_game G writes exactly the
+ * bytes that games G, G+1, ... add to an uninterrupted run's file. Returns the exit code: 0, 1 after a failure
  * (reported on stderr), 130 when interrupted (the file holds whole games). */
 int pool_run(const PoolConfig *cfg, const OpeningBook *book, FILE *out, uint64_t records_before);

@@ -78,6 +78,13 @@ static Think think(const Position *pos, const SelfplaySettings *s) {
     return t;
 }
 
+uint64_t selfplay_search(const Position *pos, const SelfplaySettings *s, Move *best, Score *score) {
+    Think t = think(pos, s);
+    *best = t.best;
+    *score = t.score;
+    return t.nodes;
+}
+
 /* ---------------------------------------------------------------------- */
 /* The game                                                                */
 

@@ -61,6 +61,11 @@ void selfplay_init(const SelfplaySettings *s);
 bool selfplay_game(const OpeningBook *book, const SelfplaySettings *s, uint64_t seed, uint64_t g, SelfplayGame *out,
                    const atomic_int *stop);
 
+/* One search of pos with the settings' soft and hard node limits, the one
+ * each move of a game gets (the hash is not cleared): its best move and
+ * score; returns about the nodes it used. */
+uint64_t selfplay_search(const Position *pos, const SelfplaySettings *s, Move *best, Score *score);
+
 /* Random plies of game g: settings.random_plies, one more when g is odd, so
  * that each side makes the last random move in half the games. */
 int selfplay_random_plies(const SelfplaySettings *s, uint64_t g);
