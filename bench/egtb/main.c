@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
+ *
+ *   tuong-egtb build --out DIR [--threads N] SIG...
+ *   tuong-egtb verify DIR
+ *   tuong-egtb probe DIR FEN
+ *
+ * Errors go to stderr as one line and the exit status is non-zero.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "egtb_solve.h"
+#include "egtb_verify.h"
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+
+enum { BUILD_MAX = 64 };
+
+static int usage(void) {
+    fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] SIG...\n"
+                    "       tuong-egtb verify DIR\n"
+                    "       tuong-egtb probe DIR FEN\n");
+    return 2;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Append mat's smaller tables (captures), then mat, skipping duplicates. */
+static bool add_closure(const EgtbMaterial *mat, EgtbMaterial *list, int *n) {
+    EgtbMaterial need[2 * TYPE_NB];
+    int k = egtb_solve_needs(mat, need);
+    for (int i = 0; i < k; i++)
+        if (!add_closure(&need[i], list, n)) return false;
+    for (int i = 0; i < *n; i++)
+        if (!memcmp(&list[i], mat, sizeof *mat)) return true;
+    if (*n == BUILD_MAX) return false;
+    list[(*n)++] = *mat;
+    return true;
+}
+
+static bool file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int cmd_build(int argc, char **argv) {
+    const char *out = NULL;
+    int threads = 1;
+    EgtbMaterial want[BUILD_MAX];
+    int nwant = 0;
+    char err[512];
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = atoi(argv[++i]);
+            if (threads < 1 || threads > 64) {
+                fprintf(stderr, "tuong-egtb: --threads %s: want 1..64\n", argv[i]);
+                return 1;
+            }
+        } else if (argv[i][0] == '-') {
+            return usage();
+        } else {
+            if (nwant == BUILD_MAX) return usage();
+            if (!egtb_sig_parse(&want[nwant], argv[i], err, sizeof err)) {
+                fprintf(stderr, "tuong-egtb: %s\n", err);
+                return 1;
+            }
+            if (egtb_sig_piece_count(&want[nwant]) > 4) {
+                fprintf(stderr, "tuong-egtb: %s: more than 4 pieces besides the kings is not supported yet\n", argv[i]);
+                return 1;
+            }
+            if (!egtb_sig_has_attackers(&want[nwant], RED)) {
+                fprintf(stderr, "tuong-egtb: %s: no chariot, horse, cannon or pawn: always a draw, no table\n",
+                        argv[i]);
+                return 1;
+            }
+            nwant++;
+        }
+    }
+    if (!out || nwant == 0) return usage();
+    mkdir(out, 0777);
+    EgtbMaterial plan[BUILD_MAX];
+    int nplan = 0;
+    for (int i = 0; i < nwant; i++)
+        if (!add_closure(&want[i], plan, &nplan)) {
+            fprintf(stderr, "tuong-egtb: too many tables in one build\n");
+            return 1;
+        }
+    EgtbSet set;
+    egtb_set_init(&set, out);
+    int rc = 0;
+    for (int i = 0; i < nplan && rc == 0; i++) {
+        char name[EGTB_NAME_MAX], path[1200];
+        egtb_sig_name(&plan[i], name);
+        snprintf(path, sizeof path, "%s/%s%s", out, name, EGTB_FILE_EXT);
+        bool asked = false;
+        for (int k = 0; k < nwant; k++) asked |= !memcmp(&want[k], &plan[i], sizeof plan[i]);
+        if (!asked && file_exists(path)) {
+            if (egtb_set_get(&set, &plan[i], err, sizeof err)) {
+                printf("%s: reused %s\n", name, path);
+                continue;
+            }
+            fprintf(stderr, "tuong-egtb: %s; building it again\n", err);
+        }
+        EgtbTable *t = malloc(sizeof *t);
+        EgtbSolveStats st;
+        double t0 = now_s();
+        if (!t || !egtb_table_alloc(t, &plan[i], err, sizeof err)) {
+            fprintf(stderr, "tuong-egtb: %s\n", t ? err : "out of memory");
+            free(t);
+            rc = 1;
+            break;
+        }
+        if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_table_write(t, out, err, sizeof err)) {
+            fprintf(stderr, "tuong-egtb: %s\n", err);
+            egtb_table_free(t);
+            free(t);
+            rc = 1;
+            break;
+        }
+        double secs = now_s() - t0;
+        printf("%s: %llu positions per side, %.2f s, %llu edges\n", name, (unsigned long long)t->lay.positions, secs,
+               (unsigned long long)st.edges);
+        for (int c = 0; c < COLOR_NB; c++)
+            printf("  %s to move: %llu win, %llu draw, %llu loss, %llu illegal; longest %u\n",
+                   c == RED ? "red" : "black", (unsigned long long)st.win[c], (unsigned long long)st.draw[c],
+                   (unsigned long long)st.loss[c], (unsigned long long)st.illegal[c], st.longest[c]);
+        egtb_set_add(&set, t);
+    }
+    egtb_set_free(&set);
+    return rc;
+}
+
+static int cmd_verify(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "tuong-egtb: %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    EgtbSet set;
+    egtb_set_init(&set, dir);
+    char names[EGTB_SET_MAX][EGTB_NAME_MAX];
+    int n = 0;
+    size_t extlen = strlen(EGTB_FILE_EXT);
+    for (struct dirent *e; (e = readdir(d)) && n < EGTB_SET_MAX;) {
+        size_t len = strlen(e->d_name);
+        if (len <= extlen || len - extlen >= EGTB_NAME_MAX || strcmp(e->d_name + len - extlen, EGTB_FILE_EXT))
+            continue;
+        memcpy(names[n], e->d_name, len - extlen);
+        names[n++][len - extlen] = '\0';
+    }
+    closedir(d);
+    if (n == 0) {
+        fprintf(stderr, "tuong-egtb: %s: no tables (*%s)\n", dir, EGTB_FILE_EXT);
+        egtb_set_free(&set);
+        return 1;
+    }
+    int rc = 0;
+    char err[512];
+    for (int i = 0; i < n && rc == 0; i++) {
+        EgtbMaterial mat;
+        char norm[EGTB_NAME_MAX];
+        if (!egtb_sig_parse(&mat, names[i], err, sizeof err) || strcmp(egtb_sig_name(&mat, norm), names[i])) {
+            fprintf(stderr, "tuong-egtb: %s/%s%s: not a table name\n", dir, names[i], EGTB_FILE_EXT);
+            rc = 1;
+            break;
+        }
+        EgtbTable *t = egtb_set_get(&set, &mat, err, sizeof err);
+        int64_t faults = t ? egtb_verify(&set, t, stdout, err, sizeof err) : -1;
+        if (faults < 0) {
+            fprintf(stderr, "tuong-egtb: %s\n", err);
+            rc = 1;
+        } else if (faults > 0) {
+            fprintf(stderr, "tuong-egtb: %s: %lld faults\n", names[i], (long long)faults);
+            rc = 1;
+        } else {
+            printf("%s: ok (%llu positions per side)\n", names[i], (unsigned long long)t->lay.positions);
+        }
+    }
+    egtb_set_free(&set);
+    return rc;
+}
+
+static void print_value(uint16_t v) {
+    if (v == 0) printf("draw");
+    else if (v & 1) printf("loss dtc %u", v - 1);
+    else printf("win dtc %u", v - 1);
+}
+
+static int cmd_probe(const char *dir, const char *fen) {
+    Position *pos = malloc(sizeof *pos);
+    char err[512];
+    if (!pos) return 1;
+    if (!fen_parse(pos, fen, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: bad FEN: %s\n", err);
+        free(pos);
+        return 1;
+    }
+    EgtbSet set;
+    egtb_set_init(&set, dir);
+    uint16_t v;
+    int rc = 0;
+    if (!egtb_probe(&set, pos, &v, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        rc = 1;
+    } else if (v == EGTB_ILLEGAL) {
+        fprintf(stderr, "tuong-egtb: the side not to move is in check: not a position of the table\n");
+        rc = 1;
+    } else {
+        print_value(v);
+        printf("\n");
+        MoveList list;
+        gen_legal(pos, &list);
+        for (int i = 0; i < list.count && rc == 0; i++) {
+            uint16_t cv;
+            char text[MOVE_TEXT_MAX];
+            if (!egtb_child_value(&set, pos, list.moves[i], &cv, err, sizeof err)) {
+                fprintf(stderr, "tuong-egtb: %s\n", err);
+                rc = 1;
+                break;
+            }
+            printf("  %s ", move_to_text(list.moves[i], 0, text));
+            if (cv == 0x8000) printf("capture into a lost position");
+            else if (pos->board[move_to(list.moves[i])] != NO_PIECE && cv == 1) printf("capture into a won position");
+            else {
+                printf("then ");
+                print_value(cv);
+            }
+            printf("\n");
+        }
+    }
+    egtb_set_free(&set);
+    free(pos);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    engine_init();
+    if (argc < 2) return usage();
+    if (!strcmp(argv[1], "build")) return cmd_build(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "verify") && argc == 3) return cmd_verify(argv[2]);
+    if (!strcmp(argv[1], "probe") && argc == 3) {
+        fprintf(stderr, "tuong-egtb: probe needs a directory and a FEN\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "probe") && argc >= 4) {
+        /* The FEN may come as one argument or as its space-separated fields. */
+        char fen[512] = "";
+        for (int i = 3; i < argc; i++) {
+            if (strlen(fen) + strlen(argv[i]) + 2 > sizeof fen) return usage();
+            if (i > 3) strcat(fen, " ");
+            strcat(fen, argv[i]);
+        }
+        return cmd_probe(argv[2], fen);
+    }
+    return usage();
+}
