@@ -205,7 +205,7 @@ static int cmd_probe(const char *dir, const char *fen) {
     char err[512];
     if (!pos) return 1;
     if (!fen_parse(pos, fen, err, sizeof err)) {
-        fprintf(stderr, "tuong-egtb: bad FEN: %s\n", err);
+        fprintf(stderr, "tuong-egtb: %s\n", err);
         free(pos);
         return 1;
     }

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Endgame tables (bench/egtb): tables built here pass verify and survive a
+ * file round trip; known endgame theory, each claim with its source; and
+ * the engine's search agrees where it finds a mate. */
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "egtb_solve.h"
+#include "egtb_verify.h"
+#include "fen.h"
+#include "movegen.h"
+#include "nnue/nnue.h"
+#include "search.h"
+
+/* Built once, smaller tables first (the solver reads them after captures). */
+static const char *const Built[] = {"KRK",  "KNK",   "KPK",  "KCK",   "KRKA", "KRKB",
+                                    "KNKA", "KNKB",  "KPKA", "KRKAA", "KRKBB", "KRKAB", "KNKBB"};
+enum { BUILT_NB = sizeof Built / sizeof Built[0] };
+
+static EgtbSet Set;
+
+static EgtbTable *table(const char *name) {
+    EgtbMaterial mat;
+    char err[256];
+    if (!egtb_sig_parse(&mat, name, err, sizeof err)) fail_msg("%s", err);
+    EgtbTable *t = egtb_set_get(&Set, &mat, err, sizeof err);
+    if (!t) fail_msg("%s", err);
+    return t;
+}
+
+static uint16_t probe_fen(const char *fen) {
+    static Position pos;
+    char err[256];
+    uint16_t v;
+    must_parse(&pos, fen);
+    if (!egtb_probe(&Set, &pos, &v, err, sizeof err)) fail_msg("%s: %s", fen, err);
+    return v;
+}
+
+static int build_all(void **state) {
+    (void)state;
+    egtb_set_init(&Set, "");
+    for (int i = 0; i < BUILT_NB; i++) {
+        EgtbMaterial mat;
+        char err[256];
+        EgtbSolveStats st;
+        EgtbTable *t = malloc(sizeof *t);
+        if (!t || !egtb_sig_parse(&mat, Built[i], err, sizeof err) || !egtb_table_alloc(t, &mat, err, sizeof err) ||
+            !egtb_solve(t, &Set, 2, &st, err, sizeof err) || !egtb_set_add(&Set, t)) {
+            fprintf(stderr, "building %s: %s\n", Built[i], err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int free_all(void **state) {
+    (void)state;
+    egtb_set_free(&Set);
+    return 0;
+}
+
+/* Every value agrees with its children move by move (egtb_verify.h). */
+static void test_built_tables_pass_verify(void **state) {
+    (void)state;
+    for (int i = 0; i < BUILT_NB; i++) {
+        char err[256];
+        int64_t faults = egtb_verify(&Set, table(Built[i]), stderr, err, sizeof err);
+        if (faults != 0) fail_msg("%s: %lld faults %s", Built[i], (long long)faults, faults < 0 ? err : "");
+    }
+}
+
+/* Names normalise to xiangqitb's: stronger side first, letters KABRNCP. */
+static void test_signature_names(void **state) {
+    (void)state;
+    EgtbMaterial m;
+    char err[256], name[EGTB_NAME_MAX];
+    assert_true(egtb_sig_parse(&m, "KAAKR", err, sizeof err));
+    assert_string_equal(egtb_sig_name(&m, name), "KRKAA");
+    assert_true(egtb_sig_parse(&m, "KHKE", err, sizeof err)); /* H = horse, E = elephant */
+    assert_string_equal(egtb_sig_name(&m, name), "KNKB");
+    assert_true(egtb_sig_parse(&m, "KCPKNA", err, sizeof err));
+    assert_string_equal(egtb_sig_name(&m, name), "KCPKAN");
+    assert_false(egtb_sig_parse(&m, "KRXK", err, sizeof err));
+    assert_false(egtb_sig_parse(&m, "KRK K", err, sizeof err));
+    assert_false(egtb_sig_parse(&m, "KRRRK", err, sizeof err));
+    assert_false(egtb_sig_parse(&m, "RKK", err, sizeof err));
+    assert_false(egtb_sig_parse(&m, "KR", err, sizeof err));
+    /* xiangqitb's material key (chess.h MAT_KEY): the smaller of the two
+     * colourings; KRK: chariot of the weaker side = 236196. */
+    assert_true(egtb_sig_parse(&m, "KRK", err, sizeof err));
+    assert_int_equal(egtb_sig_material_key(&m), 236196);
+}
+
+/* The index layout as xiangqitb computes it (docs/egtb.md, "Indexing"):
+ * KRK has a red king group (9), a chariot group (90 placements, 50 of them
+ * primary: files a-e) and a black king group (9); the chariot group has
+ * the least compress ratio (50/90 < 6/9), so N = 9 * 50 * 9. */
+static void test_index_layout_and_mirror(void **state) {
+    (void)state;
+    const EgtbTable *t = table("KRK");
+    assert_int_equal(t->lay.ngroups, 3);
+    assert_int_equal(t->lay.compress, 1);
+    assert_int_equal(t->lay.group[1].compress_size, 50);
+    assert_int_equal(t->lay.positions, 9 * 50 * 9);
+    /* File-mirrored twins share an index. */
+    static Position a, b;
+    must_parse(&a, "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
+    must_parse(&b, "4k4/9/9/9/9/9/9/9/9/5K2R w - - 0 1");
+    Color sa, sb;
+    assert_true(egtb_index_of(&t->lay, &a, &sa) == egtb_index_of(&t->lay, &b, &sb));
+    assert_int_equal(sa, sb);
+    /* A Black chariot turns the board and the colours: the same index. */
+    static Position c;
+    must_parse(&c, "r2k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1");
+    Color sc;
+    uint64_t ic = egtb_index_of(&t->lay, &c, &sc);
+    static Position d;
+    must_parse(&d, "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
+    Color sd;
+    assert_true(ic == egtb_index_of(&t->lay, &d, &sd));
+    assert_int_equal(sc, sd);
+    /* Every index decodes to a position that indexes back to itself or
+     * to its mirror twin with the same value. */
+    for (uint64_t i = 0; i < t->lay.positions; i++) {
+        static Position p;
+        if (!egtb_decode(&t->lay, i, RED, &p) || !egtb_decoded_legal(&p)) continue;
+        Color s;
+        uint64_t j = egtb_index_of(&t->lay, &p, &s);
+        assert_int_equal(s, RED);
+        if (j != i) assert_int_equal(t->val[RED][i], t->val[RED][j]);
+    }
+}
+
+/* Written and read back, a table is the same; a corrupt one is refused. */
+static void test_file_round_trip(void **state) {
+    (void)state;
+    char dir[] = "/tmp/tuong-egtb-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char err[512];
+    const EgtbTable *t = table("KNKA");
+    assert_true(egtb_table_write(t, dir, err, sizeof err));
+    char path[600];
+    snprintf(path, sizeof path, "%s/KNKA%s", dir, EGTB_FILE_EXT);
+    EgtbTable back;
+    if (!egtb_table_read(&back, path, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(back.lay.positions, t->lay.positions);
+    for (int c = 0; c < COLOR_NB; c++)
+        assert_memory_equal(back.val[c], t->val[c], t->lay.positions * sizeof(uint16_t));
+    egtb_table_free(&back);
+    /* One byte flipped in the body: the checksum catches it. */
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, EGTB_HEADER_SIZE + 1000, SEEK_SET);
+    int ch = fgetc(f);
+    fseek(f, EGTB_HEADER_SIZE + 1000, SEEK_SET);
+    fputc(ch ^ 0x10, f);
+    fclose(f);
+    assert_false(egtb_table_read(&back, path, err, sizeof err));
+    assert_non_null(strstr(err, "checksum"));
+    /* Truncated: the size no longer fits the signature. */
+    assert_int_equal(truncate(path, EGTB_HEADER_SIZE + 100), 0);
+    assert_false(egtb_table_read(&back, path, err, sizeof err));
+    assert_non_null(strstr(err, "size"));
+    remove(path);
+    rmdir(dir);
+}
+
+/* Counts of a table's legal positions with `side` to move by result. */
+static void count_results(const EgtbTable *t, Color side, uint64_t *win, uint64_t *draw, uint64_t *loss) {
+    *win = *draw = *loss = 0;
+    for (uint64_t i = 0; i < t->lay.positions; i++) {
+        uint16_t v = t->val[side][i];
+        if (v == EGTB_ILLEGAL) continue;
+        *win += egtb_is_win(v);
+        *draw += egtb_is_draw(v);
+        *loss += egtb_is_loss(v);
+    }
+}
+
+/* "A single chariot can easily win 2 advisors or 2 elephants. It is also a
+ * sure win against one advisor with two elephants and 2 advisors with one
+ * elephant" (xqinenglish.com, One Chariot endgames 01, eg1chariotendgames01).
+ * The tables find more: with the chariot side to move, every position of
+ * KRK, KRKA, KRKB, KRKAA, KRKBB and KRKAB is a win. */
+static void test_chariot_beats_two_defenders(void **state) {
+    (void)state;
+    const char *sigs[] = {"KRK", "KRKA", "KRKB", "KRKAA", "KRKBB", "KRKAB"};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        uint64_t w, d, l;
+        count_results(table(sigs[i]), RED, &w, &d, &l);
+        if (d || l || !w) fail_msg("%s red to move: %llu wins %llu draws %llu losses", sigs[i],
+                                   (unsigned long long)w, (unsigned long long)d, (unsigned long long)l);
+    }
+    /* Chariot vs two advisors in their home corners. */
+    assert_true(egtb_is_win(probe_fen("3aka3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")));
+    assert_true(egtb_is_loss(probe_fen("3aka3/9/9/9/9/9/9/9/9/R2K5 b - - 0 1")));
+}
+
+/* "One horse against one advisor is a sure win situation no matter where the
+ * horse is placed or how the advisor defends. A horse against 2 elephants is
+ * a sure draw ... one horse versus a solitary king is a sure win"
+ * (xqinenglish.com, The Anatomy of the Xiangqi part 4). "No matter where"
+ * has 30 exceptions with the horse's side to move, all alike: the horse
+ * stands between the kings on one file, pinned by the flying-general rule,
+ * and the enemy king attacks it (9/5k3/3a1N3/9/9/9/9/9/9/5K3 w). */
+static void test_horse_against_advisor_and_elephants(void **state) {
+    (void)state;
+    uint64_t w, d, l;
+    count_results(table("KNK"), RED, &w, &d, &l);
+    assert_true(w > 0 && d == 0 && l == 0);
+    count_results(table("KNKA"), RED, &w, &d, &l);
+    assert_true(l == 0 && d == 30);
+    assert_true(egtb_is_draw(probe_fen("9/5k3/3a1N3/9/9/9/9/9/9/5K3 w - - 0 1")));
+    assert_true(egtb_is_win(probe_fen("4ka3/9/9/9/9/9/9/9/9/1N1K5 w - - 0 1")));
+    assert_true(egtb_is_loss(probe_fen("4k4/4a4/9/9/9/9/9/9/9/1N2K4 b - - 0 1")));
+    /* Horse against two elephants at home: a draw, whoever moves. */
+    assert_true(egtb_is_draw(probe_fen("2b1k1b2/9/9/9/9/9/9/9/9/1N1K5 w - - 0 1")));
+    assert_true(egtb_is_draw(probe_fen("2b1k1b2/9/9/9/9/9/9/9/9/1N1K5 b - - 0 1")));
+    count_results(table("KNKBB"), RED, &w, &d, &l);
+    assert_true(d > w);
+}
+
+/* A pawn against a bare king (RULES.md: a pawn moves sideways only after
+ * crossing the river and never backward). A crossed pawn that has not
+ * reached the last rank wins; so does an uncrossed one whose way is free,
+ * since nothing stops it from crossing; a pawn on the last rank can only
+ * move sideways and never wins. The bottom-pawn draw is also what
+ * xqinenglish.com's pawn endgame codes ("bp", Tu Jingming's Practical
+ * Endgames) assume; the tables give it for every position. */
+static void test_pawn_against_bare_king(void **state) {
+    (void)state;
+    assert_true(egtb_is_win(probe_fen("3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1")));  /* just crossed, e5 */
+    assert_true(egtb_is_win(probe_fen("3k5/9/4P4/9/9/9/9/9/9/4K4 w - - 0 1")));  /* low pawn, e7 */
+    assert_true(egtb_is_win(probe_fen("3k5/9/9/9/9/9/P8/9/9/4K4 w - - 0 1")));   /* uncrossed, a3 */
+    assert_true(egtb_is_draw(probe_fen("3k1P3/9/9/9/9/9/9/9/9/4K4 w - - 0 1"))); /* bottom pawn, f9 */
+    const EgtbTable *t = table("KPK");
+    uint64_t bottom_wins = 0, other_draws = 0;
+    for (uint64_t i = 0; i < t->lay.positions; i++) {
+        static Position p;
+        if (!egtb_decode(&t->lay, i, RED, &p) || !egtb_decoded_legal(&p)) continue;
+        Square ps = bb_lsb(pos_pieces(&p, RED, PAWN));
+        if (rank_of(ps) == 9 && egtb_is_win(t->val[RED][i])) bottom_wins++;
+        if (rank_of(ps) < 9 && !egtb_is_win(t->val[RED][i])) other_draws++;
+    }
+    /* With the pawn's side to move: every bottom pawn draws, every other
+     * pawn wins (even one the king attacks: it steps aside or is guarded). */
+    assert_int_equal(bottom_wins, 0);
+    assert_int_equal(other_draws, 0);
+}
+
+static struct {
+    Score score;
+    Move best;
+    int got;
+} R;
+
+static void on_bestmove(void *ctx, Move best, Move ponder, Score score, int depth) {
+    (void)ctx;
+    (void)ponder;
+    (void)depth;
+    R.best = best;
+    R.score = score;
+    R.got++;
+}
+
+static Score search_score(const Position *pos, int depth) {
+    SearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.time_ms = l.opp_time_ms = -1;
+    l.depth = depth;
+    SearchCallbacks cb = {.bestmove = on_bestmove};
+    memset(&R, 0, sizeof R);
+    search_clear();
+    search_start(pos, &l, &cb);
+    search_wait();
+    assert_int_equal(R.got, 1);
+    return R.score;
+}
+
+/* Random positions: where the search reports a mate, the table names the
+ * same winner. In KRK, KNK and KPK the winner never captures, so conversion
+ * is mate (DTC = DTM) and the table's mate is never longer than the one the
+ * search found with the winner to move. It may be shorter, and for the
+ * losing side to move the search may report a longer resistance than the
+ * table: a depth-limited search does not see every stalemate (a loss for
+ * the stalemated side) at the horizon, e.g. 9/5k3/9/9/9/9/9/2R6/9/3K5 b,
+ * where the table's 4 plies end in a stalemate (f2f8) and the search at
+ * depth 12 reports 6. */
+static void test_search_agrees_where_it_finds_a_mate(void **state) {
+    (void)state;
+    const char *sigs[] = {"KRK", "KNK", "KPK", "KRKA", "KNKA"};
+    int depth = running_slow() ? 7 : 12, per_sig = running_slow() ? 6 : 25;
+    uint64_t rng = 0x2545F4914F6CDD1DULL;
+    int mates = 0, exact_equal = 0;
+    static Position p;
+    for (size_t s = 0; s < sizeof sigs / sizeof sigs[0]; s++) {
+        const EgtbTable *t = table(sigs[s]);
+        bool exact = strlen(sigs[s]) == 3;
+        for (int tried = 0, done = 0; done < per_sig && tried < 5000; tried++) {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            uint64_t i = rng % t->lay.positions;
+            Color side = (Color)((rng >> 40) & 1);
+            if (!egtb_decode(&t->lay, i, side, &p) || !egtb_decoded_legal(&p) || gen_count_legal(&p) == 0) continue;
+            done++;
+            Score sc = search_score(&p, depth);
+            if (!score_is_mate(sc)) continue;
+            mates++;
+            uint16_t v = t->val[side][i];
+            int plies = SCORE_MATE - (sc > 0 ? sc : -sc);
+            char fen[FEN_MAX];
+            if (sc > 0 ? !egtb_is_win(v) : !egtb_is_loss(v))
+                fail_msg("%s: search %d, table %u", fen_write(&p, fen), sc, v);
+            if (exact && sc > 0 && v - 1 > plies)
+                fail_msg("%s: search mate at ply %d, table dtc %d", fen_write(&p, fen), plies, v - 1);
+            exact_equal += exact && v - 1 == plies;
+        }
+    }
+    assert_true(mates >= (running_slow() ? 5 : 40));
+    assert_true(exact_equal > 0);
+}
+
+int main(void) {
+    engine_init();
+    nnue_set_enabled(false);
+    search_init();
+    Options.threads = 1;
+    Options.multipv = 1;
+    Options.draw_plies = 120;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_signature_names),
+        cmocka_unit_test(test_built_tables_pass_verify),
+        cmocka_unit_test(test_index_layout_and_mirror),
+        cmocka_unit_test(test_file_round_trip),
+        cmocka_unit_test(test_chariot_beats_two_defenders),
+        cmocka_unit_test(test_horse_against_advisor_and_elephants),
+        cmocka_unit_test(test_pawn_against_bare_king),
+        cmocka_unit_test(test_search_agrees_where_it_finds_a_mate),
+    };
+    int rc = cmocka_run_group_tests(tests, build_all, free_all);
+    search_shutdown();
+    return rc;
+}
