@@ -82,6 +82,7 @@ static void test_bad_input_is_one_clear_error(void **state) {
     expect_error("build --out /tmp/never-made KXK", "unknown piece letter");
     expect_error("build --out /tmp/never-made KAK", "always a draw");
     expect_error("build --out /tmp/never-made KRRKAAB", "not supported");
+    expect_error("build --out /tmp/never-made KRKN", "repetition rules");
     snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Empty);
     expect_error(args, "KRK.ttb");
     snprintf(args, sizeof args, "probe %s 'this is no fen'", Dir);

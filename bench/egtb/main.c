@@ -87,6 +87,13 @@ static int cmd_build(int argc, char **argv) {
                         argv[i]);
                 return 1;
             }
+            if (egtb_sig_has_attackers(&want[nwant], BLACK)) {
+                fprintf(stderr,
+                        "tuong-egtb: %s: both sides have attacking pieces; the repetition rules that decide some of "
+                        "its positions are not implemented yet\n",
+                        argv[i]);
+                return 1;
+            }
             nwant++;
         }
     }
