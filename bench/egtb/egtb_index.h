@@ -75,5 +75,7 @@ uint64_t egtb_index_of(const EgtbLayout *lay, const Position *pos, Color *side);
  * two pieces share a point. The position may still be illegal (the side
  * not to move in check, or the kings facing): see egtb_decoded_legal. */
 bool egtb_decode(const EgtbLayout *lay, uint64_t index, Color side, Position *pos);
-/* Is a decoded position one a game can reach (the side not to move safe)? */
+/* Is a decoded position legal as xiangqitb counts it: the side not to move
+ * not in check (kings facing included), and no two uncrossed pawns of one
+ * side on one file? */
 bool egtb_decoded_legal(const Position *pos);
