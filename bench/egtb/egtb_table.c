@@ -131,7 +131,8 @@ bool egtb_table_parse(EgtbTable *t, const uint8_t *data, size_t size, char *err,
         snprintf(err, errlen, "header of %s is inconsistent (name, key, table count or flags)", name);
         return false;
     }
-    if (egtb_sig_piece_count(&mat) > 4) { /* keep a hostile header from asking for a huge layout */
+    if (egtb_sig_piece_count(&mat) > 4 || mat.count[RED][PAWN] > 3 || mat.count[BLACK][PAWN] > 3) {
+        /* keep a hostile header from asking for a huge layout (PPPP: 9 M raw placements) */
         snprintf(err, errlen, "%s: more pieces than this build handles", name);
         return false;
     }

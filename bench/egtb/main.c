@@ -240,8 +240,8 @@ static int cmd_probe(const char *dir, const char *fen) {
                 break;
             }
             printf("  %s ", move_to_text(list.moves[i], 0, text));
-            if (cv == 0x8000) printf("capture into a lost position");
-            else if (pos->board[move_to(list.moves[i])] != NO_PIECE && cv == 1) printf("capture into a won position");
+            if (cv == 0x8000) printf("capture, then the opponent wins");
+            else if (pos->board[move_to(list.moves[i])] != NO_PIECE && cv == 1) printf("capture, then the opponent loses");
             else {
                 printf("then ");
                 print_value(cv);

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Fuzz the endgame-table code of bench/egtb. The first byte picks what the
+ * rest is:
+ *   0  a table file: egtb_table_parse() accepts it or says why, never
+ *      reading out of bounds; an accepted table's values are in range.
+ *   1  a signature, then up to 8 bytes of index: a parsed name round-trips,
+ *      and for up to three pieces besides the kings the index decodes to a
+ *      position that indexes back to itself or its file-mirror twin (for a
+ *      symmetric signature with Black to move: to Red to move). */
+#include <stdbool.h>
+
+#include "egtb_table.h"
+#include "fuzz_common.h"
+
+enum { SIG_TEXT_MAX = 16 };
+
+static void fuzz_table_file(const uint8_t *data, size_t size) {
+    EgtbTable t;
+    char err[300];
+    if (!egtb_table_parse(&t, data, size, err, sizeof err)) {
+        FUZZ_CHECK(memchr(err, '\0', sizeof err) != NULL && err[0] != '\0');
+        return;
+    }
+    FUZZ_CHECK(t.lay.positions > 0);
+    egtb_table_free(&t);
+}
+
+static void fuzz_signature(const uint8_t *data, size_t size) {
+    char text[SIG_TEXT_MAX], err[300], name[EGTB_NAME_MAX];
+    size_t n = 0;
+    while (n < size && n < SIG_TEXT_MAX - 1 && data[n] != 0) n++;
+    fuzz_text(data, n, text, sizeof text);
+    EgtbMaterial m, again;
+    if (!egtb_sig_parse(&m, text, err, sizeof err)) return;
+    FUZZ_CHECK(egtb_sig_valid(&m));
+    FUZZ_CHECK(egtb_sig_parse(&again, egtb_sig_name(&m, name), err, sizeof err));
+    FUZZ_CHECK(!memcmp(&m, &again, sizeof m));
+    if (egtb_sig_piece_count(&m) > 3) return;
+    EgtbLayout lay;
+    FUZZ_CHECK(egtb_layout_init(&lay, &m));
+    uint64_t index = 0;
+    for (size_t i = n + 1; i < size && i < n + 9; i++) index = index << 8 | data[i];
+    index %= lay.positions;
+    Color side = (Color)(index & 1);
+    static Position pos, twin;
+    if (egtb_decode(&lay, index, side, &pos) && egtb_decoded_legal(&pos)) {
+        FUZZ_CHECK(pos_is_ok(&pos));
+        Color s = side;
+        uint64_t back = egtb_index_of(&lay, &pos, &s);
+        FUZZ_CHECK(back < lay.positions);
+        if (egtb_sig_symmetric(&m) && side == BLACK) {
+            FUZZ_CHECK(s == RED); /* one table: the board turned, Red to move */
+        } else {
+            FUZZ_CHECK(s == side);
+            if (back != index) { /* the twin must be the same board mirrored a <-> i */
+                FUZZ_CHECK(egtb_decode(&lay, back, side, &twin));
+                for (Square q = 0; q < SQUARE_NB; q++)
+                    FUZZ_CHECK(twin.board[q] == pos.board[make_square(8 - file_of(q), rank_of(q))]);
+            }
+        }
+    }
+    egtb_layout_free(&lay);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_engine_init();
+    if (size == 0) return 0;
+    if (data[0] == 0) fuzz_table_file(data + 1, size - 1);
+    else if (data[0] == 1) fuzz_signature(data + 1, size - 1);
+    return 0;
+}
