@@ -10,6 +10,7 @@
 
 #include "egtb_solve.h"
 #include "egtb_verify.h"
+#include "egtb_xq.h"
 #include "fen.h"
 #include "movegen.h"
 #include "nnue/nnue.h"
@@ -167,6 +168,28 @@ static void test_file_round_trip(void **state) {
     assert_non_null(strstr(err, "size"));
     remove(path);
     rmdir(dir);
+}
+
+/* The decoders of xiangqitb's files: XXH64 against its specification's
+ * value for empty input, LZ4 blocks with overlapping matches and matches
+ * into the dictionary, and malformed blocks refused. */
+static void test_xxh64_and_lz4(void **state) {
+    (void)state;
+    assert_true(egtb_xxh64("", 0, 0) == 0xEF46DB3751D8E999ULL);
+    assert_true(egtb_xxh64("abc", 3, 0) != egtb_xxh64("abc", 3, 1));
+    uint8_t out[16];
+    const uint8_t rep[] = {0x35, 'a', 'b', 'c', 0x03, 0x00}; /* 3 literals, then 9 bytes from 3 back */
+    assert_true(egtb_lz4_decode(rep, sizeof rep, out, 12, NULL, 0));
+    assert_memory_equal(out, "abcabcabcabc", 12);
+    assert_false(egtb_lz4_decode(rep, sizeof rep, out, 11, NULL, 0)); /* size must match exactly */
+    const uint8_t dict_ref[] = {0x00, 0x03, 0x00}; /* no literal, 4 bytes from 3 back: the dictionary */
+    assert_true(egtb_lz4_decode(dict_ref, sizeof dict_ref, out, 4, (const uint8_t *)"xyz", 3));
+    assert_memory_equal(out, "xyzx", 4);
+    assert_false(egtb_lz4_decode(dict_ref, sizeof dict_ref, out, 4, NULL, 0)); /* reaches before the start */
+    const uint8_t zero_offset[] = {0x10, 'a', 0x00, 0x00};
+    assert_false(egtb_lz4_decode(zero_offset, sizeof zero_offset, out, 5, NULL, 0));
+    const uint8_t long_literal[] = {0xF0, 0x05, 'a'}; /* 20 literals promised, one given */
+    assert_false(egtb_lz4_decode(long_literal, sizeof long_literal, out, 16, NULL, 0));
 }
 
 /* Counts of a table's legal positions with `side` to move by result. */
@@ -337,6 +360,7 @@ int main(void) {
         cmocka_unit_test(test_built_tables_pass_verify),
         cmocka_unit_test(test_index_layout_and_mirror),
         cmocka_unit_test(test_file_round_trip),
+        cmocka_unit_test(test_xxh64_and_lz4),
         cmocka_unit_test(test_chariot_beats_two_defenders),
         cmocka_unit_test(test_horse_against_advisor_and_elephants),
         cmocka_unit_test(test_pawn_against_bare_king),

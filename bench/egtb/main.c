@@ -5,6 +5,7 @@
  *   tuong-egtb build --out DIR [--threads N] SIG...
  *   tuong-egtb verify DIR
  *   tuong-egtb probe DIR FEN
+ *   tuong-egtb compare XQDIR DIR SIG...   (WDL against xiangqitb's NAME.lzw)
  *
  * Errors go to stderr as one line and the exit status is non-zero.
  */
@@ -18,6 +19,7 @@
 
 #include "egtb_solve.h"
 #include "egtb_verify.h"
+#include "egtb_xq.h"
 #include "fen.h"
 #include "movegen.h"
 #include "notation.h"
@@ -27,7 +29,8 @@ enum { BUILD_MAX = 64 };
 static int usage(void) {
     fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] SIG...\n"
                     "       tuong-egtb verify DIR\n"
-                    "       tuong-egtb probe DIR FEN\n");
+                    "       tuong-egtb probe DIR FEN\n"
+                    "       tuong-egtb compare XQDIR DIR SIG...\n");
     return 2;
 }
 
@@ -254,11 +257,101 @@ static int cmd_probe(const char *dir, const char *fen) {
     return rc;
 }
 
+/* The whole file at path (malloc'd), or NULL with a message. */
+static uint8_t *slurp(const char *path, size_t *size, char *err, size_t errlen) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    uint8_t *data = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            uint8_t *p = realloc(data, cap);
+            if (!p) {
+                free(data);
+                fclose(f);
+                snprintf(err, errlen, "%s: out of memory", path);
+                return NULL;
+            }
+            data = p;
+        }
+        got = fread(data + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *size = n;
+    return data;
+}
+
+/* Our table's WDL against xiangqitb's WDL file, legal positions only (its
+ * illegal entries are overwritten for compression). */
+static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
+    char err[1600], path[1200], fen[FEN_MAX];
+    EgtbMaterial mat;
+    if (!egtb_sig_parse(&mat, sig, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return 1;
+    }
+    EgtbTable *t = egtb_set_get(set, &mat, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/%s.lzw", xqdir, t->name);
+    size_t size;
+    uint8_t *file = slurp(path, &size, err, sizeof err);
+    uint8_t *wdl[COLOR_NB] = {malloc(t->lay.positions), malloc(t->lay.positions)};
+    int tables = 0;
+    bool ok = file && wdl[RED] && wdl[BLACK] && egtb_xq_parse_wdl(&t->lay, file, size, wdl, &tables, err, sizeof err);
+    free(file);
+    if (!ok) {
+        fprintf(stderr, "tuong-egtb: %s%s%s\n", file ? path : "", file ? ": " : "", wdl[RED] ? err : "out of memory");
+        free(wdl[RED]);
+        free(wdl[BLACK]);
+        return 1;
+    }
+    uint64_t compared = 0, differ = 0;
+    Position *pos = malloc(sizeof *pos);
+    for (int c = 0; pos && c < tables; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t v = t->val[c][i];
+            if (v == EGTB_ILLEGAL) continue;
+            int ours = v == 0 ? XQ_WDL_DRAW : (v & 1) ? XQ_WDL_LOSS : XQ_WDL_WIN;
+            compared++;
+            if (ours == wdl[c][i]) continue;
+            if (differ++ < 5) {
+                egtb_decode(&t->lay, i, (Color)c, pos);
+                printf("%s: index %llu %s to move: ours %d, xiangqitb %d (%s)\n", t->name, (unsigned long long)i,
+                       c == RED ? "white" : "black", ours, wdl[c][i], fen_write(pos, fen));
+            }
+        }
+    free(pos);
+    free(wdl[RED]);
+    free(wdl[BLACK]);
+    printf("%s: %llu legal positions compared (%d table%s), %llu differ\n", t->name, (unsigned long long)compared,
+           tables, tables == 1 ? "" : "s", (unsigned long long)differ);
+    return differ ? 1 : 0;
+}
+
+static int cmd_compare(int argc, char **argv) {
+    if (argc < 3) return usage();
+    EgtbSet set;
+    egtb_set_init(&set, argv[1]);
+    int rc = 0;
+    for (int i = 2; i < argc; i++) rc |= compare_one(argv[0], &set, argv[i]);
+    egtb_set_free(&set);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     engine_init();
     if (argc < 2) return usage();
     if (!strcmp(argv[1], "build")) return cmd_build(argc - 2, argv + 2);
     if (!strcmp(argv[1], "verify") && argc == 3) return cmd_verify(argv[2]);
+    if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
     if (!strcmp(argv[1], "probe") && argc == 3) {
         fprintf(stderr, "tuong-egtb: probe needs a directory and a FEN\n");
         return 2;
