@@ -167,6 +167,35 @@ static void test_file_round_trip(void **state) {
     assert_false(egtb_table_read(&back, path, err, sizeof err));
     assert_non_null(strstr(err, "size"));
     remove(path);
+    /* xiangqitb's WDL file: written, read back, same result everywhere legal. */
+    for (int k = 0; k < 3; k++) {
+        const char *sigs[] = {"KNKA", "KRKAAB", "KCK"}; /* two tables; larger; both singular (all draws) */
+        const EgtbTable *x = table(sigs[k]);
+        if (!egtb_xq_write_wdl(x, dir, err, sizeof err)) fail_msg("%s", err);
+        snprintf(path, sizeof path, "%s/%s.lzw", dir, sigs[k]);
+        FILE *g = fopen(path, "rb");
+        assert_non_null(g);
+        static uint8_t file[1 << 20];
+        size_t size = fread(file, 1, sizeof file, g);
+        fclose(g);
+        assert_true(size % 64 == 8);
+        uint8_t *wdl[COLOR_NB] = {malloc(x->lay.positions), malloc(x->lay.positions)};
+        int tables = 0;
+        if (!egtb_xq_parse_wdl(&x->lay, file, size, wdl, &tables, err, sizeof err)) fail_msg("%s: %s", sigs[k], err);
+        assert_int_equal(tables, 2);
+        for (int c = 0; c < COLOR_NB; c++)
+            for (uint64_t i = 0; i < x->lay.positions; i++) {
+                uint16_t v = x->val[c][i];
+                if (v == EGTB_ILLEGAL) continue;
+                assert_int_equal(wdl[c][i], v == 0 ? XQ_WDL_DRAW : (v & 1) ? XQ_WDL_LOSS : XQ_WDL_WIN);
+            }
+        file[size / 2] ^= 1; /* the XXH64 trailer catches a flipped bit */
+        assert_false(egtb_xq_parse_wdl(&x->lay, file, size, wdl, &tables, err, sizeof err));
+        assert_non_null(strstr(err, "checksum"));
+        free(wdl[RED]);
+        free(wdl[BLACK]);
+        remove(path);
+    }
     rmdir(dir);
 }
 
@@ -190,6 +219,21 @@ static void test_xxh64_and_lz4(void **state) {
     assert_false(egtb_lz4_decode(zero_offset, sizeof zero_offset, out, 5, NULL, 0));
     const uint8_t long_literal[] = {0xF0, 0x05, 'a'}; /* 20 literals promised, one given */
     assert_false(egtb_lz4_decode(long_literal, sizeof long_literal, out, 16, NULL, 0));
+    /* The encoder's output decodes back, for runs, noise and tiny inputs. */
+    static uint8_t raw[70000], packed[80000], back[70000];
+    uint64_t r = 1;
+    for (size_t i = 0; i < sizeof raw; i++) {
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        raw[i] = i < 30000 ? (uint8_t)(i / 1000) : i < 50000 ? (uint8_t)(r >> 56) : (uint8_t)"wdlw"[i % 4];
+    }
+    const size_t sizes[] = {0, 1, 12, 13, 100, 65536, sizeof raw};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = egtb_lz4_encode(raw, sizes[k], packed, sizeof packed);
+        assert_true(n > 0);
+        assert_true(egtb_lz4_decode(packed, n, back, sizes[k], NULL, 0));
+        assert_memory_equal(back, raw, sizes[k]);
+    }
+    assert_int_equal(egtb_lz4_encode(raw + 30000, 20000, packed, 100), 0); /* noise does not fit in 100 bytes */
 }
 
 /* Counts of a table's legal positions with `side` to move by result. */

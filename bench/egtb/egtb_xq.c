@@ -216,3 +216,209 @@ truncated:
     snprintf(err, errlen, "file ends inside its header");
     return false;
 }
+
+/* LZ4 block rules every decoder relies on: the last 5 bytes are literals
+ * and no match starts within the last 12. */
+enum { LZ4_MIN_MATCH = 4, LZ4_LAST_LITERALS = 5, LZ4_MF_LIMIT = 12, LZ4_HASH_BITS = 16 };
+
+static size_t lz4_put_length(uint8_t *dst, size_t at, size_t cap, size_t len) {
+    for (; len >= 255; len -= 255) {
+        if (at >= cap) return SIZE_MAX;
+        dst[at++] = 255;
+    }
+    if (at >= cap) return SIZE_MAX;
+    dst[at++] = (uint8_t)len;
+    return at;
+}
+
+/* One sequence: literals src[lit, lit + nlit), then (if mlen) a match. */
+static size_t lz4_put_sequence(uint8_t *dst, size_t at, size_t cap, const uint8_t *lit, size_t nlit, size_t offset,
+                               size_t mlen) {
+    if (at >= cap) return SIZE_MAX;
+    size_t token = at++;
+    size_t mcode = mlen ? mlen - LZ4_MIN_MATCH : 0;
+    dst[token] = (uint8_t)((nlit < 15 ? nlit : 15) << 4 | (mcode < 15 ? mcode : 15));
+    if (nlit >= 15 && (at = lz4_put_length(dst, at, cap, nlit - 15)) == SIZE_MAX) return SIZE_MAX;
+    if (nlit > cap - at) return SIZE_MAX;
+    memcpy(dst + at, lit, nlit);
+    at += nlit;
+    if (!mlen) return at;
+    if (cap - at < 2) return SIZE_MAX;
+    dst[at++] = (uint8_t)offset;
+    dst[at++] = (uint8_t)(offset >> 8);
+    if (mcode >= 15) at = lz4_put_length(dst, at, cap, mcode - 15);
+    return at;
+}
+
+size_t egtb_lz4_encode(const uint8_t *src, size_t size, uint8_t *dst, size_t dst_cap) {
+    static _Thread_local uint32_t table[1 << LZ4_HASH_BITS]; /* position + 1 of the last 4-byte sequence seen */
+    memset(table, 0, sizeof table);
+    size_t anchor = 0, at = 0, i = 0;
+    while (size >= LZ4_MF_LIMIT + 1 && i + LZ4_MF_LIMIT <= size) {
+        uint32_t seq = rd32(src + i);
+        uint32_t h = (seq * 2654435761u) >> (32 - LZ4_HASH_BITS);
+        size_t cand = table[h];
+        table[h] = (uint32_t)(i + 1);
+        if (cand == 0 || i - (cand - 1) > 65535 || rd32(src + cand - 1) != seq) {
+            i++;
+            continue;
+        }
+        size_t from = cand - 1, len = LZ4_MIN_MATCH;
+        while (i + len < size - LZ4_LAST_LITERALS && src[from + len] == src[i + len]) len++;
+        at = lz4_put_sequence(dst, at, dst_cap, src + anchor, i - anchor, i - from, len);
+        if (at == SIZE_MAX) return 0;
+        i += len;
+        anchor = i;
+    }
+    at = lz4_put_sequence(dst, at, dst_cap, src + anchor, size - anchor, 0, 0);
+    return at == SIZE_MAX ? 0 : at;
+}
+
+static void wr16(uint8_t *p, uint16_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static void wr32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static void wr64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* One side's table ready to write: singular, or its compressed blocks. */
+typedef struct {
+    bool singular;
+    uint8_t value;
+    uint32_t blocks, tail;
+    uint8_t *data;       /* compressed blocks back to back */
+    uint16_t *csize;     /* per block */
+    uint64_t data_size;
+} XqSide;
+
+static int xq_entry(uint16_t v) { return v == EGTB_ILLEGAL ? XQ_WDL_ILLEGAL : v == 0 ? XQ_WDL_DRAW : (v & 1) ? XQ_WDL_LOSS : XQ_WDL_WIN; }
+
+static bool xq_side_prepare(const EgtbTable *t, Color c, XqSide *x, char *err, size_t errlen) {
+    uint64_t n = t->lay.positions, count[4] = {0};
+    for (uint64_t i = 0; i < n; i++) count[xq_entry(t->val[c][i])]++;
+    memset(x, 0, sizeof *x);
+    /* xiangqitb's order of tests (save_compress_evtb). */
+    int single = count[XQ_WDL_DRAW] + count[XQ_WDL_LOSS] == 0   ? XQ_WDL_WIN
+                 : count[XQ_WDL_WIN] + count[XQ_WDL_LOSS] == 0  ? XQ_WDL_DRAW
+                 : count[XQ_WDL_WIN] + count[XQ_WDL_DRAW] == 0 ? XQ_WDL_LOSS
+                                                                 : -1;
+    if (single >= 0) {
+        x->singular = true;
+        x->value = (uint8_t)single;
+        return true;
+    }
+    uint64_t packed = (n + 3) / 4;
+    x->blocks = (uint32_t)((packed + XQ_WDL_BLOCK - 1) / XQ_WDL_BLOCK);
+    x->tail = (uint32_t)(packed % XQ_WDL_BLOCK);
+    uint8_t *raw = calloc(packed, 1);
+    x->data = malloc((size_t)x->blocks * 65535);
+    x->csize = malloc(sizeof(uint16_t) * x->blocks);
+    if (!raw || !x->data || !x->csize) {
+        free(raw);
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    /* Illegal entries take the value before them (or the first legal one):
+     * any value does, and runs of one value compress best. */
+    int last = -1;
+    for (uint64_t i = 0; i < n && last < 0; i++)
+        if (xq_entry(t->val[c][i]) != XQ_WDL_ILLEGAL) last = xq_entry(t->val[c][i]);
+    for (uint64_t i = 0; i < n; i++) {
+        int e = xq_entry(t->val[c][i]);
+        if (e == XQ_WDL_ILLEGAL) e = last;
+        last = e;
+        raw[i / 4] |= (uint8_t)(e << (2 * (i % 4)));
+    }
+    for (uint32_t b = 0; b < x->blocks; b++) {
+        size_t len = b == x->blocks - 1 && x->tail ? x->tail : XQ_WDL_BLOCK;
+        size_t got = egtb_lz4_encode(raw + (size_t)b * XQ_WDL_BLOCK, len, x->data + x->data_size, 65535);
+        if (got == 0) {
+            free(raw);
+            snprintf(err, errlen, "%s: block %u does not compress below 64 KiB", t->name, b);
+            return false;
+        }
+        x->csize[b] = (uint16_t)got;
+        x->data_size += got;
+    }
+    free(raw);
+    return true;
+}
+
+bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t errlen) {
+    int tables = egtb_sig_symmetric(&t->lay.mat) ? 1 : 2;
+    XqSide x[COLOR_NB];
+    memset(x, 0, sizeof x);
+    bool ok = true;
+    for (int c = 0; c < tables && ok; c++) ok = xq_side_prepare(t, (Color)c, &x[c], err, errlen);
+    /* Sizes as save_evtb_table lays them out. */
+    size_t size = 8;
+    for (int c = 0; c < tables; c++) size += x[c].singular ? 2 : 20;
+    for (int c = 0; c < tables; c++) size += x[c].singular ? 0 : 2 + (size_t)x[c].blocks * 6;
+    size_t data_at[COLOR_NB] = {0};
+    for (int c = 0; c < tables; c++) {
+        if (x[c].singular) continue;
+        size = (size + 63) & ~(size_t)63;
+        data_at[c] = size;
+        size += x[c].data_size;
+    }
+    size = (size + 63) & ~(size_t)63;
+    uint8_t *file = ok ? calloc(size + 8, 1) : NULL;
+    if (ok && !file) {
+        snprintf(err, errlen, "out of memory");
+        ok = false;
+    }
+    if (ok) {
+        size_t at = 8;
+        wr32(file, XQ_WDL_MAGIC);
+        wr32(file + 4, (egtb_sig_material_key(&t->lay.mat) << 2) + (uint32_t)tables);
+        for (int c = 0; c < tables; c++) {
+            if (x[c].singular) {
+                file[at] = XQ_SINGULAR;
+                file[at + 1] = x[c].value;
+                at += 2;
+                continue;
+            }
+            file[at + 1] = 4; /* offset width */
+            wr16(file + at + 2, (uint16_t)x[c].tail);
+            wr32(file + at + 4, XQ_WDL_BLOCK);
+            wr32(file + at + 8, x[c].blocks);
+            wr64(file + at + 12, x[c].data_size);
+            at += 20;
+        }
+        for (int c = 0; c < tables; c++)
+            if (!x[c].singular) at += 2; /* no dictionary */
+        for (int c = 0; c < tables; c++) {
+            if (x[c].singular) continue;
+            uint32_t off = 0;
+            for (uint32_t b = 0; b < x[c].blocks; b++) {
+                wr16(file + at, x[c].csize[b]);
+                wr32(file + at + 2, off);
+                off += x[c].csize[b];
+                at += 6;
+            }
+            memcpy(file + data_at[c], x[c].data, x[c].data_size);
+        }
+        wr64(file + size, egtb_xxh64(file, size, XqChecksumSeed));
+        char path[1200], tmp[1300];
+        snprintf(path, sizeof path, "%s/%s.lzw", dir, t->name);
+        snprintf(tmp, sizeof tmp, "%s.part", path);
+        FILE *f = fopen(tmp, "wb");
+        ok = f && fwrite(file, 1, size + 8, f) == size + 8;
+        if (f && fclose(f) != 0) ok = false;
+        if (!ok || rename(tmp, path) != 0) {
+            snprintf(err, errlen, "%s: cannot write", path);
+            remove(tmp);
+            ok = false;
+        }
+    }
+    free(file);
+    for (int c = 0; c < COLOR_NB; c++) {
+        free(x[c].data);
+        free(x[c].csize);
+    }
+    return ok;
+}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
- * Reading xiangqitb's files (docs/egtb.md, "File layout"): so far the WDL
- * file (NAME.lzw: LZ4 blocks, optional external dictionary, XXH64 trailer).
- * The DTC/DTM files need an LZMA decoder, which is not written yet.
+ * xiangqitb's files (docs/egtb.md, "File layout"): so far the WDL file
+ * (NAME.lzw: LZ4 blocks, optional external dictionary, XXH64 trailer), read
+ * and written. The DTC/DTM files need LZMA, which is not written yet.
  *
  * Written from the format description, not from xiangqitb's code: the LZ4
  * block format and XXH64 are public specifications.
@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "egtb_index.h"
+#include "egtb_table.h"
 
 /* XXH64 of data with seed. */
 uint64_t egtb_xxh64(const void *data, size_t size, uint64_t seed);
@@ -33,3 +34,13 @@ enum { XQ_WDL_DRAW = 0, XQ_WDL_LOSS = 1, XQ_WDL_WIN = 2, XQ_WDL_ILLEGAL = 3 };
  * Each array is lay->positions long. false with a message on any fault. */
 bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, uint8_t *wdl[COLOR_NB], int *tables,
                        char *err, size_t errlen);
+
+/* LZ4-compress src (one block, no dictionary) into dst of dst_cap bytes:
+ * a plain greedy matcher whose output any LZ4 block decoder reads. Returns
+ * the compressed size, or 0 if it does not fit. */
+size_t egtb_lz4_encode(const uint8_t *src, size_t size, uint8_t *dst, size_t dst_cap);
+
+/* Write t's WDL as xiangqitb's DIR/NAME.lzw (one table for a symmetric
+ * signature, else two; no dictionary, as xiangqitb for tables under 256
+ * blocks); false with a message. */
+bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t errlen);

@@ -2,7 +2,7 @@
 /*
  * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
  *
- *   tuong-egtb build --out DIR [--threads N] SIG...
+ *   tuong-egtb build --out DIR [--threads N] SIG...   (NAME.ttb and xiangqitb's NAME.lzw)
  *   tuong-egtb verify DIR
  *   tuong-egtb probe DIR FEN
  *   tuong-egtb compare XQDIR DIR SIG...   (WDL against xiangqitb's NAME.lzw)
@@ -134,7 +134,8 @@ static int cmd_build(int argc, char **argv) {
             rc = 1;
             break;
         }
-        if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_table_write(t, out, err, sizeof err)) {
+        if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_table_write(t, out, err, sizeof err) ||
+            !egtb_xq_write_wdl(t, out, err, sizeof err)) {
             fprintf(stderr, "tuong-egtb: %s\n", err);
             egtb_table_free(t);
             free(t);
