@@ -6,10 +6,15 @@
  *   1  a signature, then up to 8 bytes of index: a parsed name round-trips,
  *      and for up to three pieces besides the kings the index decodes to a
  *      position that indexes back to itself or its file-mirror twin (for a
- *      symmetric signature with Black to move: to Red to move). */
+ *      symmetric signature with Black to move: to Red to move).
+ *   2  the body of a xiangqitb WDL file for KRKA: the harness pads it to
+ *      64 k bytes and appends its XXH64 so that the parser gets past the
+ *      checksum; egtb_xq_parse_wdl() then accepts or refuses it without
+ *      reading out of bounds. */
 #include <stdbool.h>
 
 #include "egtb_table.h"
+#include "egtb_xq.h"
 #include "fuzz_common.h"
 
 enum { SIG_TEXT_MAX = 16 };
@@ -62,10 +67,41 @@ static void fuzz_signature(const uint8_t *data, size_t size) {
     egtb_layout_free(&lay);
 }
 
+static void fuzz_xq_wdl(const uint8_t *data, size_t size) {
+    static EgtbLayout lay;
+    static uint8_t wdl_red[17010], wdl_black[17010];
+    static bool ready;
+    if (!ready) {
+        EgtbMaterial m;
+        char err[300];
+        FUZZ_CHECK(egtb_sig_parse(&m, "KRKA", err, sizeof err) && egtb_layout_init(&lay, &m));
+        FUZZ_CHECK(lay.positions == sizeof wdl_red);
+        ready = true;
+    }
+    size_t body = (size + 63) & ~(size_t)63;
+    uint8_t *file = calloc(body + 8, 1); /* exact size: ASan sees any overrun */
+    FUZZ_CHECK(file != NULL);
+    if (size) memcpy(file, data, size);
+    uint64_t sum = egtb_xxh64(file, body, 0xf0f0f0f0f0f0ULL);
+    for (int i = 0; i < 8; i++) file[body + (size_t)i] = (uint8_t)(sum >> (8 * i));
+    uint8_t *wdl[COLOR_NB] = {wdl_red, wdl_black};
+    int tables;
+    char err[300];
+    if (egtb_xq_parse_wdl(&lay, file, body + 8, wdl, &tables, err, sizeof err)) {
+        FUZZ_CHECK(tables == 1 || tables == 2);
+        for (int c = 0; c < tables; c++)
+            for (size_t i = 0; i < sizeof wdl_red; i++) FUZZ_CHECK(wdl[c][i] <= XQ_WDL_ILLEGAL);
+    } else {
+        FUZZ_CHECK(err[0] != '\0');
+    }
+    free(file);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_engine_init();
     if (size == 0) return 0;
     if (data[0] == 0) fuzz_table_file(data + 1, size - 1);
     else if (data[0] == 1) fuzz_signature(data + 1, size - 1);
+    else if (data[0] == 2) fuzz_xq_wdl(data + 1, size - 1);
     return 0;
 }
