@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "egtb_solve.h"
+#include "egtb_lzma.h"
 #include "egtb_verify.h"
 #include "egtb_xq.h"
 #include "fen.h"
@@ -64,11 +65,14 @@ static int free_all(void **state) {
     return 0;
 }
 
-/* Every value agrees with its children move by move (egtb_verify.h). */
+/* Every value agrees with its children move by move (egtb_verify.h). The
+ * sanitizer builds check the tables up to 40 000 positions per side only
+ * (verify costs as much as building; CI runs this under ThreadSanitizer). */
 static void test_built_tables_pass_verify(void **state) {
     (void)state;
     for (int i = 0; i < BUILT_NB; i++) {
         char err[256];
+        if (running_slow() && table(Built[i])->lay.positions > 40000) continue;
         int64_t faults = egtb_verify(&Set, table(Built[i]), stderr, err, sizeof err);
         if (faults != 0) fail_msg("%s: %lld faults %s", Built[i], (long long)faults, faults < 0 ? err : "");
     }
@@ -234,6 +238,35 @@ static void test_xxh64_and_lz4(void **state) {
         assert_memory_equal(back, raw, sizes[k]);
     }
     assert_int_equal(egtb_lz4_encode(raw + 30000, 20000, packed, 100), 0); /* noise does not fit in 100 bytes */
+}
+
+/* The LZMA decoder on a stream made by Python's lzma module (liblzma, raw
+ * LZMA1, lc 3 lp 0 pb 2, with its end marker), props appended as xiangqitb
+ * appends them; 287 bytes of literals, matches and repeats. */
+static void test_lzma_block(void **state) {
+    (void)state;
+    static const uint8_t block[] = {
+        0x00, 0x3c, 0x1a, 0x48, 0x47, 0xf3, 0x8a, 0x9b, 0xb5, 0xdd, 0x7d, 0x24, 0x28, 0xae, 0xe9, 0x9f, 0x10,
+        0xa0, 0xb1, 0xf1, 0x03, 0x16, 0x0b, 0x95, 0xd9, 0xe9, 0x66, 0x8d, 0xb6, 0x2c, 0x21, 0x49, 0xd3, 0x95,
+        0x2f, 0x8b, 0x16, 0x67, 0x40, 0xda, 0x95, 0x72, 0xa7, 0x06, 0xa6, 0x8a, 0x2b, 0x45, 0xdc, 0xa9, 0xf0,
+        0x3a, 0xf1, 0x84, 0xde, 0xca, 0x9d, 0x06, 0x8d, 0x58, 0xc8, 0x2f, 0xfa, 0x0a, 0x24, 0x83, 0x5b, 0x75,
+        0x9e, 0x5f, 0xa3, 0x3a, 0xc0, 0x8f, 0xff, 0xff, 0xf4, 0x8f, 0x00, 0x00, 0x5d, 0x00, 0x00, 0x01, 0x00};
+    uint8_t want[287], got[287];
+    size_t n = 0;
+    for (int i = 0; i < 12; i++, n += 16) memcpy(want + n, "xiangqi endgame ", 16);
+    for (int i = 0; i < 48; i++) want[n++] = (uint8_t)i;
+    memcpy(want + n, "xiangqi", 7);
+    n += 7;
+    memset(want + n, 7, 40);
+    assert_int_equal(n + 40, sizeof want);
+    assert_true(egtb_lzma_decode_block(block, sizeof block, got, sizeof got));
+    assert_memory_equal(got, want, sizeof want);
+    assert_false(egtb_lzma_decode_block(block, sizeof block, got, sizeof got - 1)); /* wrong size */
+    uint8_t bad[sizeof block];
+    memcpy(bad, block, sizeof bad);
+    bad[20] ^= 0x40;
+    (void)egtb_lzma_decode_block(bad, sizeof bad, got, sizeof got); /* anything but a crash */
+    assert_false(egtb_lzma_decode_block(block, 9, got, sizeof got)); /* too short */
 }
 
 /* Counts of a table's legal positions with `side` to move by result. */
@@ -405,6 +438,7 @@ int main(void) {
         cmocka_unit_test(test_index_layout_and_mirror),
         cmocka_unit_test(test_file_round_trip),
         cmocka_unit_test(test_xxh64_and_lz4),
+        cmocka_unit_test(test_lzma_block),
         cmocka_unit_test(test_chariot_beats_two_defenders),
         cmocka_unit_test(test_horse_against_advisor_and_elephants),
         cmocka_unit_test(test_pawn_against_bare_king),

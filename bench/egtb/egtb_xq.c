@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { XQ_WDL_MAGIC = 0x7550918f, XQ_SINGULAR = 0x80, XQ_WDL_BLOCK = 65536 };
+#include "egtb_lzma.h"
+
+enum { XQ_WDL_MAGIC = 0x7550918f, XQ_DTC_MAGIC = 0xb19122de, XQ_SINGULAR = 0x80, XQ_WDL_BLOCK = 65536 };
 static const uint64_t XqChecksumSeed = 0xf0f0f0f0f0f0ULL;
 
 static uint64_t rd64(const uint8_t *p) {
@@ -421,4 +423,97 @@ bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t er
         free(x[c].csize);
     }
     return ok;
+}
+
+bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtc[COLOR_NB], int *tables,
+                       bool *order128, char *err, size_t errlen) {
+    if (size < 16 || (size & 63) != 8) {
+        snprintf(err, errlen, "not a xiangqitb file (size %zu is not 64 k + 8)", size);
+        return false;
+    }
+    if (egtb_xxh64(file, size - 8, XqChecksumSeed) != rd64(file + size - 8)) {
+        snprintf(err, errlen, "XXH64 checksum mismatch (corrupt file)");
+        return false;
+    }
+    if (rd32(file) != XQ_DTC_MAGIC) {
+        snprintf(err, errlen, "not a xiangqitb DTC file (magic %08x)", rd32(file));
+        return false;
+    }
+    uint32_t key_tables = rd32(file + 4);
+    *tables = (int)(key_tables & 3);
+    if ((key_tables >> 2) != egtb_sig_material_key(&lay->mat) || *tables < 1 || *tables > 2) {
+        snprintf(err, errlen, "material key or table count does not fit the signature");
+        return false;
+    }
+    uint64_t n = lay->positions, bytes = 2 * n;
+    size_t at = 8, body = size - 8;
+    struct {
+        bool singular;
+        uint32_t tail, block, blocks;
+        uint64_t data_size;
+        const uint8_t *offsets, *data;
+    } t[COLOR_NB];
+    memset(t, 0, sizeof t);
+    *order128 = false;
+    for (int c = 0; c < *tables; c++) {
+        if (body - at < 2) goto truncated;
+        if (file[at] & XQ_SINGULAR) {
+            t[c].singular = true;
+            at += 2;
+            continue;
+        }
+        if (body - at < 22) goto truncated;
+        *order128 |= file[at + 1] != 0;
+        t[c].tail = rd32(file + at + 2);
+        t[c].block = rd32(file + at + 6);
+        t[c].blocks = rd32(file + at + 10);
+        t[c].data_size = rd64(file + at + 14);
+        at += 22;
+        if (t[c].block == 0 || t[c].block > (1u << 24) || t[c].blocks == 0 || t[c].tail >= t[c].block ||
+            (uint64_t)t[c].block * (t[c].blocks - (t[c].tail != 0)) + t[c].tail != bytes) {
+            snprintf(err, errlen, "table %d: block layout does not give %llu bytes", c, (unsigned long long)bytes);
+            return false;
+        }
+    }
+    for (int c = 0; c < *tables; c++) {
+        if (t[c].singular) continue;
+        if ((body - at) / 8 < t[c].blocks) goto truncated;
+        t[c].offsets = file + at;
+        at += (size_t)t[c].blocks * 8;
+    }
+    for (int c = 0; c < *tables; c++) {
+        if (t[c].singular) continue;
+        at = (at + 63) & ~(size_t)63;
+        if (at > body || body - at < t[c].data_size) goto truncated;
+        t[c].data = file + at;
+        at += t[c].data_size;
+    }
+    for (int c = 0; c < *tables; c++) {
+        if (t[c].singular) {
+            memset(dtc[c], 0, n * sizeof(uint16_t));
+            continue;
+        }
+        uint8_t *buf = malloc(t[c].block);
+        if (!buf) {
+            snprintf(err, errlen, "out of memory");
+            return false;
+        }
+        uint64_t pos = 0;
+        for (uint32_t b = 0; b < t[c].blocks; b++) {
+            uint64_t e = rd64(t[c].offsets + (size_t)b * 8), csize = e & 0xFFFFF, off = e >> 20;
+            size_t want = b == t[c].blocks - 1 && t[c].tail ? t[c].tail : t[c].block;
+            if (off > t[c].data_size || csize > t[c].data_size - off ||
+                !egtb_lzma_decode_block(t[c].data + off, csize, buf, want)) {
+                snprintf(err, errlen, "table %d block %u: bad LZMA data", c, b);
+                free(buf);
+                return false;
+            }
+            for (size_t i = 0; i + 1 < want && pos < n; i += 2) dtc[c][pos++] = rd16(buf + i);
+        }
+        free(buf);
+    }
+    return true;
+truncated:
+    snprintf(err, errlen, "file ends inside its header");
+    return false;
 }

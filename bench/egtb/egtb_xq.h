@@ -44,3 +44,10 @@ size_t egtb_lz4_encode(const uint8_t *src, size_t size, uint8_t *dst, size_t dst
  * signature, else two; no dictionary, as xiangqitb for tables under 256
  * blocks); false with a message. */
 bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t errlen);
+
+/* Parse a xiangqitb DTC file (NAME.lzdtc, LZMA blocks) of lay's signature:
+ * the raw 16-bit entries per index into dtc[RED] and, with two tables,
+ * dtc[BLACK] (docs/egtb.md, "Values": value, order; illegal stored as 0).
+ * *order128 tells the entry layout. false with a message on any fault. */
+bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtc[COLOR_NB], int *tables,
+                       bool *order128, char *err, size_t errlen);

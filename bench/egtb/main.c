@@ -5,7 +5,7 @@
  *   tuong-egtb build --out DIR [--threads N] SIG...   (NAME.ttb and xiangqitb's NAME.lzw)
  *   tuong-egtb verify DIR
  *   tuong-egtb probe DIR FEN
- *   tuong-egtb compare XQDIR DIR SIG...   (WDL against xiangqitb's NAME.lzw)
+ *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
  *
  * Errors go to stderr as one line and the exit status is non-zero.
  */
@@ -287,6 +287,50 @@ static uint8_t *slurp(const char *path, size_t *size, char *err, size_t errlen) 
     return data;
 }
 
+/* Our DTC values against xiangqitb's NAME.lzdtc in xqdir, if there is one:
+ * the same v at every legal position, and order 0 (no rule rounds). */
+static int compare_dtc(const char *xqdir, const EgtbTable *t) {
+    char err[1600], path[1200], fen[FEN_MAX];
+    snprintf(path, sizeof path, "%s/%s.lzdtc", xqdir, t->name);
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    size_t size;
+    uint8_t *file = slurp(path, &size, err, sizeof err);
+    uint16_t *dtc[COLOR_NB] = {malloc(t->lay.positions * 2), malloc(t->lay.positions * 2)};
+    int tables = 0;
+    bool order128 = false;
+    bool ok = file && dtc[RED] && dtc[BLACK] &&
+              egtb_xq_parse_dtc(&t->lay, file, size, dtc, &tables, &order128, err, sizeof err);
+    free(file);
+    if (!ok) {
+        fprintf(stderr, "tuong-egtb: %s: %s\n", path, dtc[RED] && dtc[BLACK] ? err : "out of memory");
+        free(dtc[RED]);
+        free(dtc[BLACK]);
+        return 1;
+    }
+    uint64_t compared = 0, differ = 0;
+    Position *pos = malloc(sizeof *pos);
+    for (int c = 0; pos && c < tables; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t v = t->val[c][i], e = dtc[c][i];
+            if (v == EGTB_ILLEGAL) continue;
+            compared++;
+            uint16_t xv = e & (order128 ? 0x1FF : 0x3FF), order = e >> 10;
+            if (xv == v && order == 0) continue;
+            if (differ++ < 5) {
+                egtb_decode(&t->lay, i, (Color)c, pos);
+                printf("%s: index %llu %s to move: ours %u, xiangqitb %u order %u (%s)\n", t->name,
+                       (unsigned long long)i, c == RED ? "white" : "black", v, xv, order, fen_write(pos, fen));
+            }
+        }
+    free(pos);
+    free(dtc[RED]);
+    free(dtc[BLACK]);
+    printf("%s: DTC of %llu legal positions compared, %llu differ\n", t->name, (unsigned long long)compared,
+           (unsigned long long)differ);
+    return differ ? 1 : 0;
+}
+
 /* Our table's WDL against xiangqitb's WDL file, legal positions only (its
  * illegal entries are overwritten for compression). */
 static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
@@ -332,9 +376,9 @@ static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
     free(pos);
     free(wdl[RED]);
     free(wdl[BLACK]);
-    printf("%s: %llu legal positions compared (%d table%s), %llu differ\n", t->name, (unsigned long long)compared,
-           tables, tables == 1 ? "" : "s", (unsigned long long)differ);
-    return differ ? 1 : 0;
+    printf("%s: WDL of %llu legal positions compared (%d table%s), %llu differ\n", t->name,
+           (unsigned long long)compared, tables, tables == 1 ? "" : "s", (unsigned long long)differ);
+    return differ ? 1 : compare_dtc(xqdir, t);
 }
 
 static int cmd_compare(int argc, char **argv) {
