@@ -10,7 +10,9 @@
  *   2  the body of a xiangqitb WDL file for KRKA: the harness pads it to
  *      64 k bytes and appends its XXH64 so that the parser gets past the
  *      checksum; egtb_xq_parse_wdl() then accepts or refuses it without
- *      reading out of bounds. */
+ *      reading out of bounds.
+ *   3  the same for a xiangqitb DTC file of KRKA (egtb_xq_parse_dtc, whose
+ *      blocks go through the LZMA decoder). */
 #include <stdbool.h>
 
 #include "egtb_table.h"
@@ -67,27 +69,53 @@ static void fuzz_signature(const uint8_t *data, size_t size) {
     egtb_layout_free(&lay);
 }
 
-static void fuzz_xq_wdl(const uint8_t *data, size_t size) {
+/* The KRKA layout, built once. */
+static const EgtbLayout *krka(void) {
     static EgtbLayout lay;
-    static uint8_t wdl_red[17010], wdl_black[17010];
     static bool ready;
     if (!ready) {
         EgtbMaterial m;
         char err[300];
         FUZZ_CHECK(egtb_sig_parse(&m, "KRKA", err, sizeof err) && egtb_layout_init(&lay, &m));
-        FUZZ_CHECK(lay.positions == sizeof wdl_red);
+        FUZZ_CHECK(lay.positions == 17010);
         ready = true;
     }
+    return &lay;
+}
+
+/* data padded to 64 k bytes with a valid XXH64 trailer (free it); *n its size. */
+static uint8_t *with_checksum(const uint8_t *data, size_t size, size_t *n) {
     size_t body = (size + 63) & ~(size_t)63;
     uint8_t *file = calloc(body + 8, 1); /* exact size: ASan sees any overrun */
     FUZZ_CHECK(file != NULL);
     if (size) memcpy(file, data, size);
     uint64_t sum = egtb_xxh64(file, body, 0xf0f0f0f0f0f0ULL);
     for (int i = 0; i < 8; i++) file[body + (size_t)i] = (uint8_t)(sum >> (8 * i));
+    *n = body + 8;
+    return file;
+}
+
+static void fuzz_xq_dtc(const uint8_t *data, size_t size) {
+    static uint16_t dtc_red[17010], dtc_black[17010];
+    size_t n;
+    uint8_t *file = with_checksum(data, size, &n);
+    uint16_t *dtc[COLOR_NB] = {dtc_red, dtc_black};
+    int tables;
+    bool order128;
+    char err[300];
+    if (!egtb_xq_parse_dtc(krka(), file, n, dtc, &tables, &order128, err, sizeof err)) FUZZ_CHECK(err[0] != '\0');
+    else FUZZ_CHECK(tables == 1 || tables == 2);
+    free(file);
+}
+
+static void fuzz_xq_wdl(const uint8_t *data, size_t size) {
+    static uint8_t wdl_red[17010], wdl_black[17010];
+    size_t n;
+    uint8_t *file = with_checksum(data, size, &n);
     uint8_t *wdl[COLOR_NB] = {wdl_red, wdl_black};
     int tables;
     char err[300];
-    if (egtb_xq_parse_wdl(&lay, file, body + 8, wdl, &tables, err, sizeof err)) {
+    if (egtb_xq_parse_wdl(krka(), file, n, wdl, &tables, err, sizeof err)) {
         FUZZ_CHECK(tables == 1 || tables == 2);
         for (int c = 0; c < tables; c++)
             for (size_t i = 0; i < sizeof wdl_red; i++) FUZZ_CHECK(wdl[c][i] <= XQ_WDL_ILLEGAL);
@@ -103,5 +131,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (data[0] == 0) fuzz_table_file(data + 1, size - 1);
     else if (data[0] == 1) fuzz_signature(data + 1, size - 1);
     else if (data[0] == 2) fuzz_xq_wdl(data + 1, size - 1);
+    else if (data[0] == 3) fuzz_xq_dtc(data + 1, size - 1);
     return 0;
 }
