@@ -199,6 +199,16 @@ static void test_file_round_trip(void **state) {
         free(wdl[RED]);
         free(wdl[BLACK]);
         remove(path);
+        /* xiangqitb's DTC file: written, loaded back, the same values
+         * (illegal ones re-derived: the file stores them as 0). */
+        if (!egtb_xq_write_dtc(x, dir, err, sizeof err)) fail_msg("%s", err);
+        snprintf(path, sizeof path, "%s/%s.lzdtc", dir, sigs[k]);
+        EgtbTable y;
+        if (!egtb_xq_read_table(&y, path, &x->lay.mat, err, sizeof err)) fail_msg("%s", err);
+        for (int c = 0; c < COLOR_NB; c++)
+            assert_memory_equal(y.val[c], x->val[c], x->lay.positions * sizeof(uint16_t));
+        egtb_table_free(&y);
+        remove(path);
     }
     rmdir(dir);
 }
@@ -267,6 +277,23 @@ static void test_lzma_block(void **state) {
     bad[20] ^= 0x40;
     (void)egtb_lzma_decode_block(bad, sizeof bad, got, sizeof got); /* anything but a crash */
     assert_false(egtb_lzma_decode_block(block, 9, got, sizeof got)); /* too short */
+    /* The encoder's blocks decode back: text, noise, runs, a DTC table. */
+    static uint8_t raw[300000], packed[400000], back[300000];
+    uint64_t r = 7;
+    for (size_t i = 0; i < sizeof raw; i++) {
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        raw[i] = i < 1000 ? want[i % sizeof want] : i < 60000 ? (uint8_t)(r >> 59) : i < 100000 ? 0 : (uint8_t)(r >> 56);
+    }
+    const EgtbTable *t = table("KNKA");
+    memcpy(raw + 100000, t->val[RED], t->lay.positions * 2);
+    const size_t sizes[] = {0, 1, 2, 287, 1000, 60000, 100000 + t->lay.positions * 2, sizeof raw};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = egtb_lzma_encode_block(raw, sizes[k], packed, sizeof packed);
+        assert_true(n > 0);
+        if (!egtb_lzma_decode_block(packed, n, back, sizes[k])) fail_msg("size %zu: no round trip", sizes[k]);
+        assert_memory_equal(back, raw, sizes[k]);
+    }
+    assert_int_equal(egtb_lzma_encode_block(raw + 200000, 50000, packed, 1000), 0); /* noise does not fit */
 }
 
 /* Counts of a table's legal positions with `side` to move by result. */

@@ -63,6 +63,10 @@ static void test_build_verify_probe(void **state) {
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "KRKA: ok"));
     assert_non_null(strstr(out, "KPK: ok"));
+    /* build writes xiangqitb's files too; compare reads them back. */
+    snprintf(args, sizeof args, "compare %s %s KRKA KPK", Dir, Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared, 0 differ"));
     snprintf(args, sizeof args, "probe %s '4ka3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_memory_equal(out, "win dtc ", 8);
@@ -111,6 +115,15 @@ static void test_bad_input_is_one_clear_error(void **state) {
     snprintf(cmd, sizeof cmd, "printf 'not a table' > %s/KRK.ttb", Bad);
     assert_int_equal(run_command(cmd, out, sizeof out), 0);
     expect_error(args, "magic");
+    /* xiangqitb's DTC file is read first: corrupt, it is refused too. */
+    snprintf(cmd, sizeof cmd,
+             "cp %s/KRK.lzdtc %s/KRK.lzdtc && printf '\\007' | dd of=%s/KRK.lzdtc bs=1 seek=100 conv=notrunc 2>/dev/null",
+             Dir, Bad, Bad);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    expect_error(args, "checksum");
+    snprintf(cmd, sizeof cmd, "head -c 72 %s/KRK.lzdtc > %s/KRK.lzdtc", Dir, Bad);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    expect_error(args, "checksum");
 }
 
 int main(void) {

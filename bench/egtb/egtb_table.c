@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "egtb_xq.h"
 
 static const char Magic[8] = {'T', 'U', 'O', 'N', 'G', 'T', 'B', '1'};
 
@@ -223,14 +226,18 @@ EgtbTable *egtb_set_get(EgtbSet *set, const EgtbMaterial *mat, char *err, size_t
         snprintf(err, errlen, "no table for %s", name);
         return NULL;
     }
+    /* xiangqitb's DTC file first (ours or xiangqitb's), else our .ttb. */
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s%s", set->dir, name, EGTB_FILE_EXT);
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s.lzdtc", set->dir, name);
+    bool xq = stat(path, &st) == 0;
+    if (!xq) snprintf(path, sizeof path, "%s/%s%s", set->dir, name, EGTB_FILE_EXT);
     EgtbTable *t = malloc(sizeof *t);
     if (!t) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (!egtb_table_read(t, path, err, errlen)) {
+    if (xq ? !egtb_xq_read_table(t, path, mat, err, errlen) : !egtb_table_read(t, path, err, errlen)) {
         free(t);
         return NULL;
     }

@@ -72,8 +72,9 @@ void egtb_set_init(EgtbSet *set, const char *dir);
 void egtb_set_free(EgtbSet *set);
 /* Take ownership of a solved table. */
 bool egtb_set_add(EgtbSet *set, EgtbTable *t);
-/* The table of mat (normalised), loading DIR/NAME.ttb on first use; NULL
- * with a message if it is neither in the set nor readable. */
+/* The table of mat (normalised), loading it on first use from DIR/NAME.lzdtc
+ * (xiangqitb's DTC file) or else DIR/NAME.ttb; NULL with a message if it is
+ * neither in the set nor readable. */
 EgtbTable *egtb_set_get(EgtbSet *set, const EgtbMaterial *mat, char *err, size_t errlen);
 
 /* The value of pos for its side to move. Material without a chariot,

@@ -2,7 +2,7 @@
 /*
  * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
  *
- *   tuong-egtb build --out DIR [--threads N] SIG...   (NAME.ttb and xiangqitb's NAME.lzw)
+ *   tuong-egtb build --out DIR [--threads N] SIG...   (NAME.ttb, xiangqitb's NAME.lzw and NAME.lzdtc)
  *   tuong-egtb verify DIR
  *   tuong-egtb probe DIR FEN
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
@@ -135,7 +135,7 @@ static int cmd_build(int argc, char **argv) {
             break;
         }
         if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_table_write(t, out, err, sizeof err) ||
-            !egtb_xq_write_wdl(t, out, err, sizeof err)) {
+            !egtb_xq_write_wdl(t, out, err, sizeof err) || !egtb_xq_write_dtc(t, out, err, sizeof err)) {
             fprintf(stderr, "tuong-egtb: %s\n", err);
             egtb_table_free(t);
             free(t);
@@ -165,17 +165,23 @@ static int cmd_verify(const char *dir) {
     egtb_set_init(&set, dir);
     char names[EGTB_SET_MAX][EGTB_NAME_MAX];
     int n = 0;
-    size_t extlen = strlen(EGTB_FILE_EXT);
+    /* Tables are NAME.ttb (ours) or NAME.lzdtc (xiangqitb's DTC, ours or its). */
+    static const char *const exts[] = {EGTB_FILE_EXT, ".lzdtc"};
     for (struct dirent *e; (e = readdir(d)) && n < EGTB_SET_MAX;) {
         size_t len = strlen(e->d_name);
-        if (len <= extlen || len - extlen >= EGTB_NAME_MAX || strcmp(e->d_name + len - extlen, EGTB_FILE_EXT))
-            continue;
-        memcpy(names[n], e->d_name, len - extlen);
-        names[n++][len - extlen] = '\0';
+        for (int k = 0; k < 2; k++) {
+            size_t extlen = strlen(exts[k]);
+            if (len <= extlen || len - extlen >= EGTB_NAME_MAX || strcmp(e->d_name + len - extlen, exts[k])) continue;
+            memcpy(names[n], e->d_name, len - extlen);
+            names[n][len - extlen] = '\0';
+            bool dup = false;
+            for (int i = 0; i < n; i++) dup |= !strcmp(names[i], names[n]);
+            n += !dup;
+        }
     }
     closedir(d);
     if (n == 0) {
-        fprintf(stderr, "tuong-egtb: %s: no tables (*%s)\n", dir, EGTB_FILE_EXT);
+        fprintf(stderr, "tuong-egtb: %s: no tables (*%s, *.lzdtc)\n", dir, EGTB_FILE_EXT);
         egtb_set_free(&set);
         return 1;
     }
@@ -185,7 +191,7 @@ static int cmd_verify(const char *dir) {
         EgtbMaterial mat;
         char norm[EGTB_NAME_MAX];
         if (!egtb_sig_parse(&mat, names[i], err, sizeof err) || strcmp(egtb_sig_name(&mat, norm), names[i])) {
-            fprintf(stderr, "tuong-egtb: %s/%s%s: not a table name\n", dir, names[i], EGTB_FILE_EXT);
+            fprintf(stderr, "tuong-egtb: %s/%s: not a table name\n", dir, names[i]);
             rc = 1;
             break;
         }
