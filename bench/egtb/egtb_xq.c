@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "egtb_xq.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,7 +632,7 @@ bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat,
     size_t size = 0, cap = 0, got;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open", path);
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         egtb_table_free(t);
         return false;
     }

@@ -2,7 +2,7 @@
 /*
  * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
  *
- *   tuong-egtb build --out DIR [--threads N] SIG...   (NAME.ttb, xiangqitb's NAME.lzw and NAME.lzdtc)
+ *   tuong-egtb build --out DIR [--threads N] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
  *   tuong-egtb verify DIR
  *   tuong-egtb probe DIR FEN
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
@@ -115,7 +115,7 @@ static int cmd_build(int argc, char **argv) {
     for (int i = 0; i < nplan && rc == 0; i++) {
         char name[EGTB_NAME_MAX], path[1200];
         egtb_sig_name(&plan[i], name);
-        snprintf(path, sizeof path, "%s/%s%s", out, name, EGTB_FILE_EXT);
+        snprintf(path, sizeof path, "%s/%s%s", out, name, EGTB_DTC_EXT);
         bool asked = false;
         for (int k = 0; k < nwant; k++) asked |= !memcmp(&want[k], &plan[i], sizeof plan[i]);
         if (!asked && file_exists(path)) {
@@ -134,8 +134,8 @@ static int cmd_build(int argc, char **argv) {
             rc = 1;
             break;
         }
-        if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_table_write(t, out, err, sizeof err) ||
-            !egtb_xq_write_wdl(t, out, err, sizeof err) || !egtb_xq_write_dtc(t, out, err, sizeof err)) {
+        if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_xq_write_wdl(t, out, err, sizeof err) ||
+            !egtb_xq_write_dtc(t, out, err, sizeof err)) {
             fprintf(stderr, "tuong-egtb: %s\n", err);
             egtb_table_free(t);
             free(t);
@@ -165,23 +165,17 @@ static int cmd_verify(const char *dir) {
     egtb_set_init(&set, dir);
     char names[EGTB_SET_MAX][EGTB_NAME_MAX];
     int n = 0;
-    /* Tables are NAME.ttb (ours) or NAME.lzdtc (xiangqitb's DTC, ours or its). */
-    static const char *const exts[] = {EGTB_FILE_EXT, ".lzdtc"};
+    size_t extlen = strlen(EGTB_DTC_EXT);
     for (struct dirent *e; (e = readdir(d)) && n < EGTB_SET_MAX;) {
         size_t len = strlen(e->d_name);
-        for (int k = 0; k < 2; k++) {
-            size_t extlen = strlen(exts[k]);
-            if (len <= extlen || len - extlen >= EGTB_NAME_MAX || strcmp(e->d_name + len - extlen, exts[k])) continue;
-            memcpy(names[n], e->d_name, len - extlen);
-            names[n][len - extlen] = '\0';
-            bool dup = false;
-            for (int i = 0; i < n; i++) dup |= !strcmp(names[i], names[n]);
-            n += !dup;
-        }
+        if (len <= extlen || len - extlen >= EGTB_NAME_MAX || strcmp(e->d_name + len - extlen, EGTB_DTC_EXT))
+            continue;
+        memcpy(names[n], e->d_name, len - extlen);
+        names[n++][len - extlen] = '\0';
     }
     closedir(d);
     if (n == 0) {
-        fprintf(stderr, "tuong-egtb: %s: no tables (*%s, *.lzdtc)\n", dir, EGTB_FILE_EXT);
+        fprintf(stderr, "tuong-egtb: %s: no tables (*%s)\n", dir, EGTB_DTC_EXT);
         egtb_set_free(&set);
         return 1;
     }
@@ -297,7 +291,7 @@ static uint8_t *slurp(const char *path, size_t *size, char *err, size_t errlen) 
  * the same v at every legal position, and order 0 (no rule rounds). */
 static int compare_dtc(const char *xqdir, const EgtbTable *t) {
     char err[1600], path[1200], fen[FEN_MAX];
-    snprintf(path, sizeof path, "%s/%s.lzdtc", xqdir, t->name);
+    snprintf(path, sizeof path, "%s/%s%s", xqdir, t->name, EGTB_DTC_EXT);
     struct stat st;
     if (stat(path, &st) != 0) return 0;
     size_t size;
@@ -351,7 +345,7 @@ static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
         fprintf(stderr, "tuong-egtb: %s\n", err);
         return 1;
     }
-    snprintf(path, sizeof path, "%s/%s.lzw", xqdir, t->name);
+    snprintf(path, sizeof path, "%s/%s%s", xqdir, t->name, EGTB_WDL_EXT);
     size_t size;
     uint8_t *file = slurp(path, &size, err, sizeof err);
     uint8_t *wdl[COLOR_NB] = {malloc(t->lay.positions), malloc(t->lay.positions)};

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Fuzz the endgame-table code of bench/egtb. The first byte picks what the
  * rest is:
- *   0  a table file: egtb_table_parse() accepts it or says why, never
- *      reading out of bounds; an accepted table's values are in range.
  *   1  a signature, then up to 8 bytes of index: a parsed name round-trips,
  *      and for up to three pieces besides the kings the index decodes to a
  *      position that indexes back to itself or its file-mirror twin (for a
@@ -20,17 +18,6 @@
 #include "fuzz_common.h"
 
 enum { SIG_TEXT_MAX = 16 };
-
-static void fuzz_table_file(const uint8_t *data, size_t size) {
-    EgtbTable t;
-    char err[300];
-    if (!egtb_table_parse(&t, data, size, err, sizeof err)) {
-        FUZZ_CHECK(memchr(err, '\0', sizeof err) != NULL && err[0] != '\0');
-        return;
-    }
-    FUZZ_CHECK(t.lay.positions > 0);
-    egtb_table_free(&t);
-}
 
 static void fuzz_signature(const uint8_t *data, size_t size) {
     char text[SIG_TEXT_MAX], err[300], name[EGTB_NAME_MAX];
@@ -128,8 +115,7 @@ static void fuzz_xq_wdl(const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_engine_init();
     if (size == 0) return 0;
-    if (data[0] == 0) fuzz_table_file(data + 1, size - 1);
-    else if (data[0] == 1) fuzz_signature(data + 1, size - 1);
+    if (data[0] == 1) fuzz_signature(data + 1, size - 1);
     else if (data[0] == 2) fuzz_xq_wdl(data + 1, size - 1);
     else if (data[0] == 3) fuzz_xq_dtc(data + 1, size - 1);
     return 0;
