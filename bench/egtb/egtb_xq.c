@@ -288,6 +288,23 @@ static void wr64(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Write DIR/NAME+ext whole, through a .part file renamed at the end. */
+static bool write_whole(const char *dir, const char *name, const char *ext, const uint8_t *data, size_t size,
+                        char *err, size_t errlen) {
+    char path[1200], tmp[1300];
+    snprintf(path, sizeof path, "%s/%s%s", dir, name, ext);
+    snprintf(tmp, sizeof tmp, "%s.part", path);
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
 /* One side's table ready to write: singular, or its compressed blocks. */
 typedef struct {
     bool singular;
@@ -406,17 +423,7 @@ bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t er
             memcpy(file + data_at[c], x[c].data, x[c].data_size);
         }
         wr64(file + size, egtb_xxh64(file, size, XqChecksumSeed));
-        char path[1200], tmp[1300];
-        snprintf(path, sizeof path, "%s/%s.lzw", dir, t->name);
-        snprintf(tmp, sizeof tmp, "%s.part", path);
-        FILE *f = fopen(tmp, "wb");
-        ok = f && fwrite(file, 1, size + 8, f) == size + 8;
-        if (f && fclose(f) != 0) ok = false;
-        if (!ok || rename(tmp, path) != 0) {
-            snprintf(err, errlen, "%s: cannot write", path);
-            remove(tmp);
-            ok = false;
-        }
+        ok = write_whole(dir, t->name, EGTB_WDL_EXT, file, size + 8, err, errlen);
     }
     free(file);
     for (int c = 0; c < COLOR_NB; c++) {
@@ -521,6 +528,19 @@ truncated:
 
 enum { XQ_DTC_BLOCK = 1 << 20, XQ_DTC_CSIZE_MAX = (1 << 20) - 1 };
 
+/* LZMA-compress bytes in blocks of 1 MiB into data (csize per block). */
+static bool dtc_compress(const uint8_t *raw, uint64_t bytes, uint8_t *data, uint32_t *csize, uint64_t *data_size) {
+    *data_size = 0;
+    for (uint64_t at = 0, b = 0; at < bytes; at += XQ_DTC_BLOCK, b++) {
+        size_t len = bytes - at < XQ_DTC_BLOCK ? (size_t)(bytes - at) : XQ_DTC_BLOCK;
+        size_t got = egtb_lzma_encode_block(raw + at, len, data + *data_size, XQ_DTC_CSIZE_MAX);
+        if (got == 0) return false;
+        csize[b] = (uint32_t)got;
+        *data_size += got;
+    }
+    return true;
+}
+
 bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t errlen) {
     int tables = egtb_sig_symmetric(&t->lay.mat) ? 1 : 2;
     uint64_t n = t->lay.positions, bytes = 2 * n;
@@ -542,22 +562,8 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
         if (singular[c]) continue;
         data[c] = malloc((size_t)blocks * XQ_DTC_CSIZE_MAX);
         csize[c] = malloc(sizeof(uint32_t) * blocks);
-        if (!data[c] || !csize[c]) {
-            snprintf(err, errlen, "out of memory");
-            ok = false;
-            break;
-        }
-        for (uint32_t b = 0; b < blocks && ok; b++) {
-            size_t len = b == blocks - 1 && tail ? tail : XQ_DTC_BLOCK;
-            size_t got = egtb_lzma_encode_block(raw + (size_t)b * XQ_DTC_BLOCK, len, data[c] + data_size[c],
-                                                XQ_DTC_CSIZE_MAX);
-            if (got == 0) {
-                snprintf(err, errlen, "%s: DTC block %u does not compress below 1 MiB", t->name, b);
-                ok = false;
-            }
-            csize[c][b] = (uint32_t)got;
-            data_size[c] += got;
-        }
+        ok = data[c] && csize[c] && dtc_compress(raw, bytes, data[c], csize[c], &data_size[c]);
+        if (!ok) snprintf(err, errlen, "%s: out of memory, or a DTC block does not compress below 1 MiB", t->name);
     }
     free(raw);
     /* Sizes as save_egtb_table lays them out. */
@@ -602,17 +608,7 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
             memcpy(file + data_at[c], data[c], data_size[c]);
         }
         wr64(file + size, egtb_xxh64(file, size, XqChecksumSeed));
-        char path[1200], tmp[1300];
-        snprintf(path, sizeof path, "%s/%s.lzdtc", dir, t->name);
-        snprintf(tmp, sizeof tmp, "%s.part", path);
-        FILE *f = fopen(tmp, "wb");
-        ok = f && fwrite(file, 1, size + 8, f) == size + 8;
-        if (f && fclose(f) != 0) ok = false;
-        if (!ok || rename(tmp, path) != 0) {
-            snprintf(err, errlen, "%s: cannot write", path);
-            remove(tmp);
-            ok = false;
-        }
+        ok = write_whole(dir, t->name, EGTB_DTC_EXT, file, size + 8, err, errlen);
     }
     free(file);
     for (int c = 0; c < COLOR_NB; c++) {
