@@ -81,8 +81,8 @@ static int cmd_build(int argc, char **argv) {
                 fprintf(stderr, "tuong-egtb: %s\n", err);
                 return 1;
             }
-            if (egtb_sig_piece_count(&want[nwant]) > 4) {
-                fprintf(stderr, "tuong-egtb: %s: more than 4 pieces besides the kings is not supported yet\n", argv[i]);
+            if (egtb_sig_piece_count(&want[nwant]) > 5) {
+                fprintf(stderr, "tuong-egtb: %s: more than 5 pieces besides the kings is not supported yet\n", argv[i]);
                 return 1;
             }
             if (!egtb_sig_has_attackers(&want[nwant], RED)) {
