@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/*
+ * In-memory retrograde solver for one signature (docs/egtb.md, "Tuong's
+ * generator").
+ *
+ * 1. Every index and side to move is decoded and its legal moves generated
+ *    with the engine's move generator (threads share the index range).
+ *    A capture is looked up at once in the smaller table it leads to; a
+ *    quiet move becomes an edge to the child's node in this table.
+ * 2. Terminal values: no legal move = loss 1 (mate and stalemate alike); a
+ *    capture into a position lost for the opponent = win 2; no quiet move
+ *    and every capture winning for the opponent = loss 1; no quiet move
+ *    and a capture into a drawn position = draw.
+ * 3. The edges are reversed and the values spread breadth first in
+ *    increasing order: the parent of a loss v becomes a win v + 1 (if still
+ *    open); a parent whose quiet children are all wins and that has no
+ *    drawing capture becomes a loss 1 + its largest child value.
+ * 4. What stays open is a draw.
+ * The repetition rules play no part: the signatures built so far give only
+ * one side attacking pieces, where xiangqitb applies none either
+ * (docs/egtb.md, "Rules").
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "egtb_table.h"
+
+typedef struct {
+    uint64_t win[COLOR_NB], draw[COLOR_NB], loss[COLOR_NB], illegal[COLOR_NB];
+    uint16_t longest[COLOR_NB];   /* largest value per side to move */
+    uint64_t longest_index[COLOR_NB];
+    uint64_t edges;               /* quiet-move edges kept */
+} EgtbSolveStats;
+
+/* Solve t (allocated with egtb_table_alloc) using the tables of its
+ * captures from subs, which must already hold them all (egtb_solve_needs).
+ * false with a message on failure (memory, a missing smaller table). */
+bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen);
+
+/* The signatures a capture in mat can lead to that need a table (some
+ * side keeps an attacker), each normalised and listed once; returns the
+ * count (at most 2 * TYPE_NB). */
+int egtb_solve_needs(const EgtbMaterial *mat, EgtbMaterial *out);

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/*
+ * A solved signature in memory, and a set of tables to probe.
+ *
+ * Values (one uint16_t per index and side to move) follow xiangqitb's DTC
+ * scores (docs/egtb.md, "Values"):
+ *   0            draw
+ *   odd v        the side to move loses; v - 1 plies until the winner
+ *                mates it or captures ("conversion"): 1 = mated or
+ *                stalemated now
+ *   even v > 0   the side to move wins, converting in v - 1 plies:
+ *                2 = mates or makes a winning capture with this move
+ *   EGTB_ILLEGAL no such position (pieces on one point, side not to
+ *                move in check, kings facing)
+ *
+ * On disk a table is xiangqitb's pair of files (egtb_xq.h): NAME.lzw
+ * (WDL) and NAME.lzdtc (these values, illegal ones stored as 0).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "egtb_index.h"
+
+enum { EGTB_ILLEGAL = 0xFFFF };
+
+#define EGTB_DTC_EXT ".lzdtc"
+#define EGTB_WDL_EXT ".lzw"
+
+typedef struct {
+    EgtbLayout lay;
+    char name[EGTB_NAME_MAX];
+    uint16_t *val[COLOR_NB]; /* lay.positions values per side to move */
+} EgtbTable;
+
+static inline bool egtb_is_win(uint16_t v) { return v != EGTB_ILLEGAL && v != 0 && !(v & 1); }
+static inline bool egtb_is_loss(uint16_t v) { return v != EGTB_ILLEGAL && (v & 1); }
+static inline bool egtb_is_draw(uint16_t v) { return v == 0; }
+
+/* Layout and zeroed (all draw) values for mat; false (and a message) on failure. */
+bool egtb_table_alloc(EgtbTable *t, const EgtbMaterial *mat, char *err, size_t errlen);
+void egtb_table_free(EgtbTable *t);
+
+/* The tables known for probing, by signature. */
+enum { EGTB_SET_MAX = 256 };
+typedef struct {
+    int count;
+    EgtbTable *table[EGTB_SET_MAX];
+    char dir[1024]; /* where missing tables are looked for ("" = nowhere) */
+} EgtbSet;
+
+void egtb_set_init(EgtbSet *set, const char *dir);
+void egtb_set_free(EgtbSet *set);
+/* Take ownership of a solved table. */
+bool egtb_set_add(EgtbSet *set, EgtbTable *t);
+/* The table of mat (normalised), loading it on first use from DIR/NAME.lzdtc
+ * (xiangqitb's DTC file, ours or xiangqitb's); NULL with a message if it is
+ * neither in the set nor readable. */
+EgtbTable *egtb_set_get(EgtbSet *set, const EgtbMaterial *mat, char *err, size_t errlen);
+
+/* The value of pos for its side to move. Material without a chariot,
+ * horse, cannon or pawn on either side is a draw without a table (as in
+ * xiangqitb). false with a message when a table is missing. */
+bool egtb_probe(EgtbSet *set, const Position *pos, uint16_t *value, char *err, size_t errlen);

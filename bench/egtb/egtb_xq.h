@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/*
+ * xiangqitb's files (docs/egtb.md, "File layout"): so far the WDL file
+ * (NAME.lzw: LZ4 blocks, optional external dictionary, XXH64 trailer), read
+ * and written. The DTC/DTM files need LZMA, which is not written yet.
+ *
+ * Written from the format description, not from xiangqitb's code: the LZ4
+ * block format and XXH64 are public specifications.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "egtb_index.h"
+#include "egtb_table.h"
+
+/* XXH64 of data with seed. */
+uint64_t egtb_xxh64(const void *data, size_t size, uint64_t seed);
+
+/* Decode one LZ4 block (no frame) of src into dst (exactly dst_size bytes
+ * expected), with dict (may be empty) as the history before dst; false on
+ * any malformed or mis-sized input. */
+bool egtb_lz4_decode(const uint8_t *src, size_t src_size, uint8_t *dst, size_t dst_size, const uint8_t *dict,
+                     size_t dict_size);
+
+/* xiangqitb's WDL entries: 0 draw, 1 loss, 2 win, 3 illegal (only
+ * trustworthy for legal positions: illegal runs are overwritten). */
+enum { XQ_WDL_DRAW = 0, XQ_WDL_LOSS = 1, XQ_WDL_WIN = 2, XQ_WDL_ILLEGAL = 3 };
+
+/* Parse a xiangqitb WDL file of lay's signature held in memory: one byte
+ * per index into wdl[RED] (white to move) and, when the file has two
+ * tables, wdl[BLACK]; *tables says how many (1 for a symmetric signature).
+ * Each array is lay->positions long. false with a message on any fault. */
+bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, uint8_t *wdl[COLOR_NB], int *tables,
+                       char *err, size_t errlen);
+
+/* LZ4-compress src (one block, no dictionary) into dst of dst_cap bytes:
+ * a plain greedy matcher whose output any LZ4 block decoder reads. Returns
+ * the compressed size, or 0 if it does not fit. */
+size_t egtb_lz4_encode(const uint8_t *src, size_t size, uint8_t *dst, size_t dst_cap);
+
+/* Write t's WDL as xiangqitb's DIR/NAME.lzw (one table for a symmetric
+ * signature, else two; no dictionary, as xiangqitb for tables under 256
+ * blocks); false with a message. */
+bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t errlen);
+
+/* Parse a xiangqitb DTC file (NAME.lzdtc, LZMA blocks) of lay's signature:
+ * the raw 16-bit entries per index into dtc[RED] and, with two tables,
+ * dtc[BLACK] (docs/egtb.md, "Values": value, order; illegal stored as 0).
+ * *order128 tells the entry layout. false with a message on any fault. */
+bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtc[COLOR_NB], int *tables,
+                       bool *order128, char *err, size_t errlen);
+
+/* Write t's DTC as xiangqitb's DIR/NAME.lzdtc (order 0 everywhere: no rule
+ * rounds; illegal entries as 0; LZMA blocks of 1 MiB); false with a
+ * message. */
+bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t errlen);
+
+/* Load a table from xiangqitb's DTC file (ours or xiangqitb's) at path:
+ * allocates t for mat, marks illegal indices itself (the file stores them
+ * as 0). Refuses files with values from rule rounds (order > 0) or a
+ * single table (symmetric signature): both need the rule loop, not written
+ * yet. false with a message. */
+bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat, char *err, size_t errlen);

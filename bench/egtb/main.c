@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
+ *
+ *   tuong-egtb build --out DIR [--threads N] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
+ *   tuong-egtb verify DIR
+ *   tuong-egtb probe DIR FEN
+ *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
+ *
+ * Errors go to stderr as one line and the exit status is non-zero.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "egtb_solve.h"
+#include "egtb_verify.h"
+#include "egtb_xq.h"
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+
+enum { BUILD_MAX = 64 };
+
+static int usage(void) {
+    fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] SIG...\n"
+                    "       tuong-egtb verify DIR\n"
+                    "       tuong-egtb probe DIR FEN\n"
+                    "       tuong-egtb compare XQDIR DIR SIG...\n");
+    return 2;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Append mat's smaller tables (captures), then mat, skipping duplicates. */
+static bool add_closure(const EgtbMaterial *mat, EgtbMaterial *list, int *n) {
+    EgtbMaterial need[2 * TYPE_NB];
+    int k = egtb_solve_needs(mat, need);
+    for (int i = 0; i < k; i++)
+        if (!add_closure(&need[i], list, n)) return false;
+    for (int i = 0; i < *n; i++)
+        if (!memcmp(&list[i], mat, sizeof *mat)) return true;
+    if (*n == BUILD_MAX) return false;
+    list[(*n)++] = *mat;
+    return true;
+}
+
+static bool file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int cmd_build(int argc, char **argv) {
+    const char *out = NULL;
+    int threads = 1;
+    EgtbMaterial want[BUILD_MAX];
+    int nwant = 0;
+    char err[512];
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = atoi(argv[++i]);
+            if (threads < 1 || threads > 64) {
+                fprintf(stderr, "tuong-egtb: --threads %s: want 1..64\n", argv[i]);
+                return 1;
+            }
+        } else if (argv[i][0] == '-') {
+            return usage();
+        } else {
+            if (nwant == BUILD_MAX) return usage();
+            if (!egtb_sig_parse(&want[nwant], argv[i], err, sizeof err)) {
+                fprintf(stderr, "tuong-egtb: %s\n", err);
+                return 1;
+            }
+            if (egtb_sig_piece_count(&want[nwant]) > 5) {
+                fprintf(stderr, "tuong-egtb: %s: more than 5 pieces besides the kings is not supported yet\n", argv[i]);
+                return 1;
+            }
+            if (!egtb_sig_has_attackers(&want[nwant], RED)) {
+                fprintf(stderr, "tuong-egtb: %s: no chariot, horse, cannon or pawn: always a draw, no table\n",
+                        argv[i]);
+                return 1;
+            }
+            if (egtb_sig_has_attackers(&want[nwant], BLACK)) {
+                fprintf(stderr,
+                        "tuong-egtb: %s: both sides have attacking pieces; the repetition rules that decide some of "
+                        "its positions are not implemented yet\n",
+                        argv[i]);
+                return 1;
+            }
+            nwant++;
+        }
+    }
+    if (!out || nwant == 0) return usage();
+    mkdir(out, 0777);
+    EgtbMaterial plan[BUILD_MAX];
+    int nplan = 0;
+    for (int i = 0; i < nwant; i++)
+        if (!add_closure(&want[i], plan, &nplan)) {
+            fprintf(stderr, "tuong-egtb: too many tables in one build\n");
+            return 1;
+        }
+    EgtbSet set;
+    egtb_set_init(&set, out);
+    int rc = 0;
+    for (int i = 0; i < nplan && rc == 0; i++) {
+        char name[EGTB_NAME_MAX], path[1200];
+        egtb_sig_name(&plan[i], name);
+        snprintf(path, sizeof path, "%s/%s%s", out, name, EGTB_DTC_EXT);
+        bool asked = false;
+        for (int k = 0; k < nwant; k++) asked |= !memcmp(&want[k], &plan[i], sizeof plan[i]);
+        if (!asked && file_exists(path)) {
+            if (egtb_set_get(&set, &plan[i], err, sizeof err)) {
+                printf("%s: reused %s\n", name, path);
+                continue;
+            }
+            fprintf(stderr, "tuong-egtb: %s; building it again\n", err);
+        }
+        EgtbTable *t = malloc(sizeof *t);
+        EgtbSolveStats st;
+        double t0 = now_s();
+        if (!t || !egtb_table_alloc(t, &plan[i], err, sizeof err)) {
+            fprintf(stderr, "tuong-egtb: %s\n", t ? err : "out of memory");
+            free(t);
+            rc = 1;
+            break;
+        }
+        if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_xq_write_wdl(t, out, err, sizeof err) ||
+            !egtb_xq_write_dtc(t, out, err, sizeof err)) {
+            fprintf(stderr, "tuong-egtb: %s\n", err);
+            egtb_table_free(t);
+            free(t);
+            rc = 1;
+            break;
+        }
+        double secs = now_s() - t0;
+        printf("%s: %llu positions per side, %.2f s, %llu edges\n", name, (unsigned long long)t->lay.positions, secs,
+               (unsigned long long)st.edges);
+        for (int c = 0; c < COLOR_NB; c++)
+            printf("  %s to move: %llu win, %llu draw, %llu loss, %llu illegal; longest %u\n",
+                   c == RED ? "red" : "black", (unsigned long long)st.win[c], (unsigned long long)st.draw[c],
+                   (unsigned long long)st.loss[c], (unsigned long long)st.illegal[c], st.longest[c]);
+        egtb_set_add(&set, t);
+    }
+    egtb_set_free(&set);
+    return rc;
+}
+
+static int cmd_verify(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "tuong-egtb: %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    EgtbSet set;
+    egtb_set_init(&set, dir);
+    char names[EGTB_SET_MAX][EGTB_NAME_MAX];
+    int n = 0;
+    size_t extlen = strlen(EGTB_DTC_EXT);
+    for (struct dirent *e; (e = readdir(d)) && n < EGTB_SET_MAX;) {
+        size_t len = strlen(e->d_name);
+        if (len <= extlen || len - extlen >= EGTB_NAME_MAX || strcmp(e->d_name + len - extlen, EGTB_DTC_EXT))
+            continue;
+        memcpy(names[n], e->d_name, len - extlen);
+        names[n++][len - extlen] = '\0';
+    }
+    closedir(d);
+    if (n == 0) {
+        fprintf(stderr, "tuong-egtb: %s: no tables (*%s)\n", dir, EGTB_DTC_EXT);
+        egtb_set_free(&set);
+        return 1;
+    }
+    int rc = 0;
+    char err[512];
+    for (int i = 0; i < n && rc == 0; i++) {
+        EgtbMaterial mat;
+        char norm[EGTB_NAME_MAX];
+        if (!egtb_sig_parse(&mat, names[i], err, sizeof err) || strcmp(egtb_sig_name(&mat, norm), names[i])) {
+            fprintf(stderr, "tuong-egtb: %s/%s: not a table name\n", dir, names[i]);
+            rc = 1;
+            break;
+        }
+        EgtbTable *t = egtb_set_get(&set, &mat, err, sizeof err);
+        int64_t faults = t ? egtb_verify(&set, t, stdout, err, sizeof err) : -1;
+        if (faults < 0) {
+            fprintf(stderr, "tuong-egtb: %s\n", err);
+            rc = 1;
+        } else if (faults > 0) {
+            fprintf(stderr, "tuong-egtb: %s: %lld faults\n", names[i], (long long)faults);
+            rc = 1;
+        } else {
+            printf("%s: ok (%llu positions per side)\n", names[i], (unsigned long long)t->lay.positions);
+        }
+    }
+    egtb_set_free(&set);
+    return rc;
+}
+
+static void print_value(uint16_t v) {
+    if (v == 0) printf("draw");
+    else if (v & 1) printf("loss dtc %u", v - 1);
+    else printf("win dtc %u", v - 1);
+}
+
+static int cmd_probe(const char *dir, const char *fen) {
+    Position *pos = malloc(sizeof *pos);
+    char err[512];
+    if (!pos) return 1;
+    if (!fen_parse(pos, fen, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        free(pos);
+        return 1;
+    }
+    EgtbSet set;
+    egtb_set_init(&set, dir);
+    uint16_t v;
+    int rc = 0;
+    if (!egtb_probe(&set, pos, &v, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        rc = 1;
+    } else if (v == EGTB_ILLEGAL) {
+        fprintf(stderr, "tuong-egtb: the side not to move is in check: not a position of the table\n");
+        rc = 1;
+    } else {
+        print_value(v);
+        printf("\n");
+        MoveList list;
+        gen_legal(pos, &list);
+        for (int i = 0; i < list.count && rc == 0; i++) {
+            uint16_t cv;
+            char text[MOVE_TEXT_MAX];
+            if (!egtb_child_value(&set, pos, list.moves[i], &cv, err, sizeof err)) {
+                fprintf(stderr, "tuong-egtb: %s\n", err);
+                rc = 1;
+                break;
+            }
+            printf("  %s ", move_to_text(list.moves[i], 0, text));
+            if (cv == 0x8000) printf("capture, then the opponent wins");
+            else if (pos->board[move_to(list.moves[i])] != NO_PIECE && cv == 1) printf("capture, then the opponent loses");
+            else {
+                printf("then ");
+                print_value(cv);
+            }
+            printf("\n");
+        }
+    }
+    egtb_set_free(&set);
+    free(pos);
+    return rc;
+}
+
+/* The whole file at path (malloc'd), or NULL with a message. */
+static uint8_t *slurp(const char *path, size_t *size, char *err, size_t errlen) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    uint8_t *data = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            uint8_t *p = realloc(data, cap);
+            if (!p) {
+                free(data);
+                fclose(f);
+                snprintf(err, errlen, "%s: out of memory", path);
+                return NULL;
+            }
+            data = p;
+        }
+        got = fread(data + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *size = n;
+    return data;
+}
+
+/* Our DTC values against xiangqitb's NAME.lzdtc in xqdir, if there is one:
+ * the same v at every legal position, and order 0 (no rule rounds). */
+static int compare_dtc(const char *xqdir, const EgtbTable *t) {
+    char err[1600], path[1200], fen[FEN_MAX];
+    snprintf(path, sizeof path, "%s/%s%s", xqdir, t->name, EGTB_DTC_EXT);
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    size_t size;
+    uint8_t *file = slurp(path, &size, err, sizeof err);
+    uint16_t *dtc[COLOR_NB] = {malloc(t->lay.positions * 2), malloc(t->lay.positions * 2)};
+    int tables = 0;
+    bool order128 = false;
+    bool ok = file && dtc[RED] && dtc[BLACK] &&
+              egtb_xq_parse_dtc(&t->lay, file, size, dtc, &tables, &order128, err, sizeof err);
+    free(file);
+    if (!ok) {
+        fprintf(stderr, "tuong-egtb: %s: %s\n", path, dtc[RED] && dtc[BLACK] ? err : "out of memory");
+        free(dtc[RED]);
+        free(dtc[BLACK]);
+        return 1;
+    }
+    uint64_t compared = 0, differ = 0;
+    Position *pos = malloc(sizeof *pos);
+    for (int c = 0; pos && c < tables; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t v = t->val[c][i], e = dtc[c][i];
+            if (v == EGTB_ILLEGAL) continue;
+            compared++;
+            uint16_t xv = e & (order128 ? 0x1FF : 0x3FF), order = e >> 10;
+            if (xv == v && order == 0) continue;
+            if (differ++ < 5) {
+                egtb_decode(&t->lay, i, (Color)c, pos);
+                printf("%s: index %llu %s to move: ours %u, xiangqitb %u order %u (%s)\n", t->name,
+                       (unsigned long long)i, c == RED ? "white" : "black", v, xv, order, fen_write(pos, fen));
+            }
+        }
+    free(pos);
+    free(dtc[RED]);
+    free(dtc[BLACK]);
+    printf("%s: DTC of %llu legal positions compared, %llu differ\n", t->name, (unsigned long long)compared,
+           (unsigned long long)differ);
+    return differ ? 1 : 0;
+}
+
+/* Our table's WDL against xiangqitb's WDL file, legal positions only (its
+ * illegal entries are overwritten for compression). */
+static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
+    char err[1600], path[1200], fen[FEN_MAX];
+    EgtbMaterial mat;
+    if (!egtb_sig_parse(&mat, sig, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return 1;
+    }
+    EgtbTable *t = egtb_set_get(set, &mat, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/%s%s", xqdir, t->name, EGTB_WDL_EXT);
+    size_t size;
+    uint8_t *file = slurp(path, &size, err, sizeof err);
+    uint8_t *wdl[COLOR_NB] = {malloc(t->lay.positions), malloc(t->lay.positions)};
+    int tables = 0;
+    bool ok = file && wdl[RED] && wdl[BLACK] && egtb_xq_parse_wdl(&t->lay, file, size, wdl, &tables, err, sizeof err);
+    free(file);
+    if (!ok) {
+        fprintf(stderr, "tuong-egtb: %s%s%s\n", file ? path : "", file ? ": " : "", wdl[RED] ? err : "out of memory");
+        free(wdl[RED]);
+        free(wdl[BLACK]);
+        return 1;
+    }
+    uint64_t compared = 0, differ = 0;
+    Position *pos = malloc(sizeof *pos);
+    for (int c = 0; pos && c < tables; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t v = t->val[c][i];
+            if (v == EGTB_ILLEGAL) continue;
+            int ours = v == 0 ? XQ_WDL_DRAW : (v & 1) ? XQ_WDL_LOSS : XQ_WDL_WIN;
+            compared++;
+            if (ours == wdl[c][i]) continue;
+            if (differ++ < 5) {
+                egtb_decode(&t->lay, i, (Color)c, pos);
+                printf("%s: index %llu %s to move: ours %d, xiangqitb %d (%s)\n", t->name, (unsigned long long)i,
+                       c == RED ? "white" : "black", ours, wdl[c][i], fen_write(pos, fen));
+            }
+        }
+    free(pos);
+    free(wdl[RED]);
+    free(wdl[BLACK]);
+    printf("%s: WDL of %llu legal positions compared (%d table%s), %llu differ\n", t->name,
+           (unsigned long long)compared, tables, tables == 1 ? "" : "s", (unsigned long long)differ);
+    return differ ? 1 : compare_dtc(xqdir, t);
+}
+
+static int cmd_compare(int argc, char **argv) {
+    if (argc < 3) return usage();
+    EgtbSet set;
+    egtb_set_init(&set, argv[1]);
+    int rc = 0;
+    for (int i = 2; i < argc; i++) rc |= compare_one(argv[0], &set, argv[i]);
+    egtb_set_free(&set);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    engine_init();
+    if (argc < 2) return usage();
+    if (!strcmp(argv[1], "build")) return cmd_build(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "verify") && argc == 3) return cmd_verify(argv[2]);
+    if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "probe") && argc == 3) {
+        fprintf(stderr, "tuong-egtb: probe needs a directory and a FEN\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "probe") && argc >= 4) {
+        /* The FEN may come as one argument or as its space-separated fields. */
+        char fen[512] = "";
+        for (int i = 3; i < argc; i++) {
+            if (strlen(fen) + strlen(argv[i]) + 2 > sizeof fen) return usage();
+            if (i > 3) strcat(fen, " ");
+            strcat(fen, argv[i]);
+        }
+        return cmd_probe(argv[2], fen);
+    }
+    return usage();
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* tuong-egtb's command line: build, verify and probe work end to end, and
+ * bad input (unknown signature, missing, corrupt or truncated table, bad
+ * FEN, empty directory) gives one clear line on stderr and a non-zero exit. */
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char Dir[64], Empty[64], Bad[64];
+
+static int setup_dirs(void **state) {
+    (void)state;
+    snprintf(Dir, sizeof Dir, "/tmp/tuong-egtb-cli-XXXXXX");
+    snprintf(Empty, sizeof Empty, "/tmp/tuong-egtb-empty-XXXXXX");
+    snprintf(Bad, sizeof Bad, "/tmp/tuong-egtb-bad-XXXXXX");
+    return mkdtemp(Dir) && mkdtemp(Empty) && mkdtemp(Bad) ? 0 : -1;
+}
+
+static int remove_dirs(void **state) {
+    (void)state;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s %s", Dir, Empty, Bad);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Run tuong-egtb with args; status, and stderr only in err. */
+static int run_egtb_err(const char *args, char *err, size_t size) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/null", TUONG_EGTB, args);
+    return run_command(cmd, err, size);
+}
+
+static int run_egtb_out(const char *args, char *out, size_t size) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", TUONG_EGTB, args);
+    return run_command(cmd, out, size);
+}
+
+static int lines(const char *s) {
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+/* One error line containing `want`, and a non-zero status. */
+static void expect_error(const char *args, const char *want) {
+    char err[2048];
+    int rc = run_egtb_err(args, err, sizeof err);
+    if (rc == 0) fail_msg("tuong-egtb %s: exit 0", args);
+    if (lines(err) != 1 || !strstr(err, want)) fail_msg("tuong-egtb %s: stderr '%s', want one line with '%s'", args, err, want);
+}
+
+static void test_build_verify_probe(void **state) {
+    (void)state;
+    char args[512], out[8192];
+    snprintf(args, sizeof args, "build --out %s --threads 2 KRKA KPK", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRK:")); /* the smaller table is built first */
+    assert_non_null(strstr(out, "KRKA:"));
+    snprintf(args, sizeof args, "verify %s", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRKA: ok"));
+    assert_non_null(strstr(out, "KPK: ok"));
+    /* build writes xiangqitb's files too; compare reads them back. */
+    snprintf(args, sizeof args, "compare %s %s KRKA KPK", Dir, Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared, 0 differ"));
+    snprintf(args, sizeof args, "probe %s '4ka3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_memory_equal(out, "win dtc ", 8);
+    /* Black heavy: the board is turned and the colours swapped to probe. */
+    snprintf(args, sizeof args, "probe %s '4k4/9/9/9/7r1/9/9/9/4A4/3K5 b - - 0 1'", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_memory_equal(out, "win dtc ", 8);
+    /* A second build reuses what is there. */
+    snprintf(args, sizeof args, "build --out %s KRKA", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRK: reused"));
+}
+
+static void test_bad_input_is_one_clear_error(void **state) {
+    (void)state;
+    char args[512], cmd[1024], out[256];
+    expect_error("build --out /tmp/never-made KXK", "unknown piece letter");
+    expect_error("build --out /tmp/never-made KAK", "always a draw");
+    expect_error("build --out /tmp/never-made KRRKAABB", "not supported");
+    expect_error("build --out /tmp/never-made KRKN", "repetition rules");
+    snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Empty);
+    expect_error(args, "KRK.lzdtc");
+    snprintf(args, sizeof args, "probe %s 'this is no fen'", Dir);
+    expect_error(args, "FEN");
+    snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1'", Dir); /* kings face */
+    expect_error(args, "FEN");
+    snprintf(args, sizeof args, "verify %s", Empty);
+    expect_error(args, "no tables");
+    expect_error("verify /nonexistent-dir-of-tuong", "No such file");
+    /* A corrupt copy (one byte changed), a foreign table under the name, a
+     * truncated file and a text file are refused. */
+    snprintf(cmd, sizeof cmd,
+             "cp %s/KRK.lzdtc %s/KRK.lzdtc && printf '\\007' | dd of=%s/KRK.lzdtc bs=1 seek=100 conv=notrunc 2>/dev/null",
+             Dir, Bad, Bad);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Bad);
+    expect_error(args, "checksum");
+    snprintf(cmd, sizeof cmd, "verify %s", Bad);
+    expect_error(cmd, "checksum");
+    snprintf(cmd, sizeof cmd, "cp %s/KPK.lzdtc %s/KRK.lzdtc", Dir, Bad);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    expect_error(args, "material key");
+    snprintf(cmd, sizeof cmd, "head -c 100 %s/KRK.lzdtc > %s/KRK.lzdtc", Dir, Bad);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    expect_error(args, "not a xiangqitb file");
+    snprintf(cmd, sizeof cmd, "printf 'not a table' > %s/KRK.lzdtc", Bad);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    expect_error(args, "not a xiangqitb file");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_build_verify_probe),
+        cmocka_unit_test(test_bad_input_is_one_clear_error),
+    };
+    return cmocka_run_group_tests(tests, setup_dirs, remove_dirs);
+}
