@@ -12,9 +12,9 @@ static const double HARD_SHARE = 0.8;
 /* The per-iteration factors together stay within these bounds. */
 static const double SCALE_MIN = 0.4, SCALE_MAX = 3.0;
 /* A fixed time per move keeps back the move overhead, but never more than
- * 1/10 of the move: `movetime 20` with the default 30 ms overhead would
+ * 1/5 of the move: `movetime 20` with the default 30 ms overhead would
  * otherwise search for 1 ms. The GUI asked for that much thinking. */
-static const int MOVETIME_RESERVE_DIVISOR = 10;
+static const int MOVETIME_RESERVE_DIVISOR = 5;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }

@@ -23,7 +23,7 @@ static void test_movetime_is_fixed(void **state) {
     TimeManager tm;
     tm_init(&tm, &l, 30, false, 0);
     assert_true(tm.timed);
-    /* The overhead kept back is at most 1/10 of the move: all 30 ms here. */
+    /* The overhead kept back is at most 1/5 of the move: all 30 ms here. */
     assert_int_equal(tm.soft_ms, 470);
     assert_int_equal(tm.hard_ms, 470);
     assert_false(tm_hard_exceeded(&tm, 469));
@@ -36,10 +36,10 @@ static void test_movetime_is_fixed(void **state) {
      * 20 used to stop after 1 ms). */
     l.movetime_ms = 20;
     tm_init(&tm, &l, 30, false, 0);
-    assert_int_equal(tm.hard_ms, 18);
+    assert_int_equal(tm.hard_ms, 16);
     l.movetime_ms = 100;
     tm_init(&tm, &l, 30, false, 0);
-    assert_int_equal(tm.hard_ms, 90);
+    assert_int_equal(tm.hard_ms, 80);
     l.movetime_ms = 1;
     tm_init(&tm, &l, 30, false, 0);
     assert_int_equal(tm.hard_ms, 1);
