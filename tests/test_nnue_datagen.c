@@ -47,32 +47,10 @@ static int tiny_run(const char *out, int threads, int seed, const char *target) 
     return datagen(args);
 }
 
-static char *slurp(const char *path, long *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    *size = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)*size + 1);
-    assert_int_equal(fread(buf, 1, (size_t)*size, f), (size_t)*size);
-    buf[*size] = 0;
-    fclose(f);
-    return buf;
-}
-
-static bool same_bytes(const char *a, const char *b) {
-    long na, nb;
-    char *x = slurp(a, &na), *y = slurp(b, &nb);
-    bool same = na == nb && memcmp(x, y, (size_t)na) == 0;
-    free(x);
-    free(y);
-    return same;
-}
-
 /* Exactly one line on stderr, containing `what`. */
 static void expect_one_error(const char *what) {
     long n;
-    char *text = slurp(path_of("stderr"), &n);
+    char *text = test_slurp(path_of("stderr"), &n);
     if (!strstr(text, what)) fail_msg("stderr '%s' lacks '%s'", text, what);
     char *nl = strchr(text, '\n');
     assert_true(nl && nl[1] == '\0');
@@ -86,11 +64,11 @@ static void same_seed_same_bytes(void **state) {
     assert_int_equal(tiny_run(b, 2, 7, "--games 2"), 0);
     assert_int_equal(tiny_run(c, 1, 7, "--games 2"), 0);
     assert_int_equal(tiny_run(d, 2, 8, "--games 2"), 0);
-    assert_true(same_bytes(a, b));
-    assert_true(same_bytes(a, c)); /* one worker or two: the same games in the same order */
-    assert_false(same_bytes(a, d));
+    assert_true(test_same_bytes(a, b));
+    assert_true(test_same_bytes(a, c)); /* one worker or two: the same games in the same order */
+    assert_false(test_same_bytes(a, d));
     long n;
-    free(slurp(a, &n));
+    free(test_slurp(a, &n));
     assert_true(n > DATAFILE_HEADER_SIZE + 20 * DATAFILE_RECORD_SIZE);
 }
 
@@ -149,11 +127,11 @@ static void positions_target_and_append(void **state) {
     const char *out = path_of("append.bin"), *games = path_of("games.bin");
     assert_int_equal(tiny_run(out, 2, 3, "--positions 150"), 0);
     long n;
-    free(slurp(out, &n));
+    free(test_slurp(out, &n));
     assert_int_equal(n, DATAFILE_HEADER_SIZE + 150 * DATAFILE_RECORD_SIZE);
     /* The first 150 positions of the seed's games, whatever the target. */
     assert_int_equal(tiny_run(games, 1, 3, "--games 8"), 0);
-    char *a = slurp(out, &n), *g = slurp(games, &n);
+    char *a = test_slurp(out, &n), *g = test_slurp(games, &n);
     assert_true(n >= DATAFILE_HEADER_SIZE + 150 * DATAFILE_RECORD_SIZE);
     assert_memory_equal(a, g, DATAFILE_HEADER_SIZE + 150 * DATAFILE_RECORD_SIZE);
     free(a);
@@ -163,7 +141,7 @@ static void positions_target_and_append(void **state) {
              "--out '%s' --positions 50 %s --threads 2 --seed 4 --openings '%s/openings/xiangqi.epd'", out, TinyGames,
              TUONG_DATA_DIR);
     assert_int_equal(datagen(args), 0);
-    free(slurp(out, &n));
+    free(test_slurp(out, &n));
     assert_int_equal(n, DATAFILE_HEADER_SIZE + 200 * DATAFILE_RECORD_SIZE);
 }
 
@@ -180,7 +158,7 @@ static void refuses_bad_files_and_flags(void **state) {
     assert_int_not_equal(datagen(args), 0);
     expect_one_error("not a Tuong training data file");
     long n;
-    free(slurp(out, &n));
+    free(test_slurp(out, &n));
     assert_int_equal(n, (long)strlen(note)); /* untouched */
 
     uint8_t bytes[DATAFILE_HEADER_SIZE + 7];
@@ -218,7 +196,8 @@ static void refuses_bad_files_and_flags(void **state) {
 /* Shard K/N of --games G into file name; its exit code. */
 static int shard_run(const char *name, const char *shard, int games) {
     char args[2048];
-    snprintf(args, sizeof args, "--out '%s' --games %d %s --threads 1 --seed 5 --shard %s --openings '%s/openings/xiangqi.epd'",
+    snprintf(args, sizeof args,
+             "--out '%s' --games %d %s --threads 1 --seed 5 --shard %s --openings '%s/openings/xiangqi.epd'",
              path_of(name), games, TinyGames, shard, TUONG_DATA_DIR);
     return datagen(args);
 }
@@ -250,14 +229,14 @@ static void shards_merge_into_the_unsharded_file(void **state) {
         assert_int_equal(shard_run(names[k], specs[k], 5), 0);
     }
     assert_int_equal(merge("merged.bin", "s2.bin", "s0.bin", "s1.bin", NULL), 0);
-    assert_true(same_bytes(whole, path_of("merged.bin")));
+    assert_true(test_same_bytes(whole, path_of("merged.bin")));
     long before, after;
-    free(slurp(path_of("s1.bin"), &before));
+    free(test_slurp(path_of("s1.bin"), &before));
     assert_int_equal(shard_run("s1.bin", "1/3", 5), 0); /* whole already: nothing to do */
-    free(slurp(path_of("s1.bin"), &after));
+    free(test_slurp(path_of("s1.bin"), &after));
     assert_int_equal(before, after);
     assert_int_equal(merge("merged.bin", "s0.bin", "s1.bin", "s2.bin", NULL), 0);
-    assert_true(same_bytes(whole, path_of("merged.bin")));
+    assert_true(test_same_bytes(whole, path_of("merged.bin")));
 }
 
 /* Missing, duplicated, foreign, truncated and damaged shards: one line
@@ -277,7 +256,7 @@ static void merge_refuses_bad_shard_sets(void **state) {
     assert_int_equal(merge("m.bin", "s0.bin", "s1.bin", "four.bin", NULL), 1);
     expect_one_error("four.bin is shard 3/4");
     long n;
-    char *bytes = slurp(path_of("s2.bin"), &n);
+    char *bytes = test_slurp(path_of("s2.bin"), &n);
     FILE *f = fopen(path_of("cut.bin"), "wb");
     fwrite(bytes, 1, (size_t)n - 7, f);
     fclose(f);
@@ -344,8 +323,8 @@ static void last_random_move_alternates_between_sides(void **state) {
     OpeningBook book;
     snprintf(err, sizeof err, "%s/openings/xiangqi.epd", TUONG_DATA_DIR);
     if (!openings_load(&book, err, err, sizeof err)) fail_msg("%s", err);
-    SelfplaySettings s = {.nodes = 50, .hard_nodes = 100, .hash_mb = 1, .random_plies = 2, .score_cap = 2000,
-                          .max_plies = 6};
+    SelfplaySettings s = {
+        .nodes = 50, .hard_nodes = 100, .hash_mb = 1, .random_plies = 2, .score_cap = 2000, .max_plies = 6};
     assert_int_equal(selfplay_random_plies(&s, 0), 2);
     assert_int_equal(selfplay_random_plies(&s, 7), 3);
     selfplay_init(&s);
@@ -373,10 +352,14 @@ static int setup(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(only_quiet_positions_are_recorded),  cmocka_unit_test(same_seed_same_bytes),
-        cmocka_unit_test(records_are_quiet_and_labels_agree), cmocka_unit_test(positions_target_and_append),
-        cmocka_unit_test(refuses_bad_files_and_flags),        cmocka_unit_test(last_random_move_alternates_between_sides),
-        cmocka_unit_test(shards_merge_into_the_unsharded_file), cmocka_unit_test(merge_refuses_bad_shard_sets),
+        cmocka_unit_test(only_quiet_positions_are_recorded),
+        cmocka_unit_test(same_seed_same_bytes),
+        cmocka_unit_test(records_are_quiet_and_labels_agree),
+        cmocka_unit_test(positions_target_and_append),
+        cmocka_unit_test(refuses_bad_files_and_flags),
+        cmocka_unit_test(last_random_move_alternates_between_sides),
+        cmocka_unit_test(shards_merge_into_the_unsharded_file),
+        cmocka_unit_test(merge_refuses_bad_shard_sets),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -39,32 +39,10 @@ static int datagen(const char *args) {
     return WEXITSTATUS(status);
 }
 
-static char *slurp(const char *path, long *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    *size = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)*size + 1);
-    assert_int_equal(fread(buf, 1, (size_t)*size, f), (size_t)*size);
-    buf[*size] = 0;
-    fclose(f);
-    return buf;
-}
-
-static bool same_bytes(const char *a, const char *b) {
-    long na, nb;
-    char *x = slurp(a, &na), *y = slurp(b, &nb);
-    bool same = na == nb && memcmp(x, y, (size_t)na) == 0;
-    free(x);
-    free(y);
-    return same;
-}
-
 /* Exactly one line on stderr, containing `what`. */
 static void expect_one_error(const char *what) {
     long n;
-    char *text = slurp(path_of("stderr"), &n);
+    char *text = test_slurp(path_of("stderr"), &n);
     if (!strstr(text, what)) fail_msg("stderr '%s' lacks '%s'", text, what);
     char *nl = strchr(text, '\n');
     if (!nl || nl[1]) fail_msg("stderr is not one line: '%s'", text);
@@ -73,7 +51,7 @@ static void expect_one_error(const char *what) {
 
 static bool output_has(const char *what) {
     long n;
-    char *text = slurp(path_of("stdout"), &n);
+    char *text = test_slurp(path_of("stdout"), &n);
     bool has = strstr(text, what) != NULL;
     free(text);
     return has;
@@ -329,7 +307,7 @@ static void resumed_run_equals_uninterrupted(void **state) {
     char a[1300], b[1300];
     snprintf(a, sizeof a, "%s/run-s7-n200.bin", whole);
     snprintf(b, sizeof b, "%s/run-s7-n200.bin", parts);
-    assert_true(same_bytes(a, b));
+    assert_true(test_same_bytes(a, b));
     ManifestEntry ea, eb;
     load_entry(whole, "run-s7-n200.bin", &ea);
     load_entry(parts, "run-s7-n200.bin", &eb);
@@ -339,10 +317,10 @@ static void resumed_run_equals_uninterrupted(void **state) {
     assert_string_equal(eb.sha256, ea.sha256);
     assert_string_equal(eb.settings, ea.settings);
     long size;
-    free(slurp(a, &size));
+    free(test_slurp(a, &size));
     assert_int_equal((uint64_t)size, DATAFILE_HEADER_SIZE + ea.positions * DATAFILE_RECORD_SIZE);
     assert_int_equal(pool_run(parts, 7, 2, "--games 12"), 0); /* nothing left to do */
-    assert_true(same_bytes(a, b));
+    assert_true(test_same_bytes(a, b));
 
     /* No target: runs until stopped; `kill` leaves whole games. */
     char cmd[4096];
@@ -358,12 +336,12 @@ static void resumed_run_equals_uninterrupted(void **state) {
     if (es.games < 12) { /* a slow (sanitizer) build may not have got that far: resume */
         assert_int_equal(pool_run(stopped, 7, 2, "--games 12"), 0);
         snprintf(b, sizeof b, "%s/run-s7-n200.bin", stopped);
-        assert_true(same_bytes(a, b));
+        assert_true(test_same_bytes(a, b));
     }
     /* --positions in the pool: whole games until the file holds that many. */
     snprintf(b, sizeof b, "%s/run-s7-n200.bin", parts);
     assert_int_equal(pool_run(parts, 7, 2, "--positions 10"), 0); /* already more: nothing to do */
-    assert_true(same_bytes(a, b));
+    assert_true(test_same_bytes(a, b));
     uint64_t want = ea.positions + 1;
     char target[64];
     snprintf(target, sizeof target, "--positions %llu", (unsigned long long)want);
@@ -371,7 +349,7 @@ static void resumed_run_equals_uninterrupted(void **state) {
     load_entry(parts, "run-s7-n200.bin", &eb);
     assert_true(eb.positions >= want);
     assert_true(eb.games > 12);
-    free(slurp(b, &size));
+    free(test_slurp(b, &size));
     assert_int_equal((uint64_t)size, DATAFILE_HEADER_SIZE + eb.positions * DATAFILE_RECORD_SIZE);
 }
 
@@ -397,7 +375,7 @@ static void resume_refuses_other_settings(void **state) {
     assert_int_equal(pool_run(pool, 6, 1, "--games 1"), 1);
     expect_one_error("not in its manifest");
     long n;
-    free(slurp(bin, &n));
+    free(test_slurp(bin, &n));
     assert_int_equal(n, 20);
 }
 
@@ -431,7 +409,7 @@ static void verify_finds_changes(void **state) {
     expect_one_error("sha256 differs");
     /* Cut short: the datafile's own message. */
     long n;
-    free(slurp(bin, &n));
+    free(test_slurp(bin, &n));
     assert_int_equal(truncate(bin, n - 5), 0);
     assert_int_equal(datagen(args), 1);
     assert_true(output_has("truncated"));
@@ -510,7 +488,7 @@ static void adopt_then_resume(void **state) {
     expect_one_error("already");
 
     assert_int_equal(pool_run(pool, 11, 1, "--games 8"), 0);
-    assert_true(same_bytes(bin, path_of("adopt-whole/run-s11-n200.bin")));
+    assert_true(test_same_bytes(bin, path_of("adopt-whole/run-s11-n200.bin")));
     load_entry(pool, "run-s11-n200.bin", &e);
     assert_string_equal(e.sha256, ref.sha256);
     assert_int_equal(e.games, 8);
@@ -561,8 +539,8 @@ static void rescore_same_for_any_threads(void **state) {
     assert_int_equal(datagen(args), 0);
     snprintf(args, sizeof args, "rescore '%s' '%s' %s --threads 3", in, three, RescoreFlags);
     assert_int_equal(datagen(args), 0);
-    assert_true(same_bytes(one, two));
-    assert_true(same_bytes(one, three));
+    assert_true(test_same_bytes(one, two));
+    assert_true(test_same_bytes(one, three));
     snprintf(args, sizeof args, "verify '%s'", one);
     assert_int_equal(datagen(args), 0);
 
@@ -664,7 +642,7 @@ static void rescore_in_pool_resumes(void **state) {
     }
     snprintf(args, sizeof args, "rescore '%s' '%s' --pool '%s' %s --threads 1", in, out, pool, RescoreFlags);
     assert_int_equal(datagen(args), 0);
-    assert_true(same_bytes(out, path_of("r1.bin")));
+    assert_true(test_same_bytes(out, path_of("r1.bin")));
     load_entry(pool, "deep.bin", &e);
     assert_non_null(strstr(e.source, "run-s21-n200.bin@"));
     assert_int_equal(e.nodes, 300);

@@ -76,6 +76,29 @@ int run_command(const char *cmd, char *out, size_t size) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+char *test_slurp(const char *path, long *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)*size + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)*size, f), (size_t)*size);
+    buf[*size] = 0;
+    fclose(f);
+    return buf;
+}
+
+bool test_same_bytes(const char *a, const char *b) {
+    long na, nb;
+    char *x = test_slurp(a, &na), *y = test_slurp(b, &nb);
+    bool same = na == nb && memcmp(x, y, (size_t)na) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
 const char *test_path_in(const char *dir, const char *name) {
     static char buf[8][512];
     static int next;

@@ -43,6 +43,11 @@ int run_command(const char *cmd, char *out, size_t size);
  * written there, one read back (empty if missing), and the tool run there
  * with args, its stdout and stderr kept (NUL-terminated, cut to fit);
  * returns the tool's exit code, -1 if it did not exit. */
+/* The whole file at path, NUL-terminated, its size in *size (the test
+ * fails if it cannot be read); free() it. */
+char *test_slurp(const char *path, long *size);
+/* Do the two files hold the same bytes? */
+bool test_same_bytes(const char *a, const char *b);
 const char *test_path_in(const char *dir, const char *name);
 void test_write_text(const char *dir, const char *name, const char *text);
 void test_read_text(const char *dir, const char *name, char *buf, size_t size);
