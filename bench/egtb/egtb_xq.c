@@ -13,10 +13,13 @@ static const uint64_t XqChecksumSeed = 0xf0f0f0f0f0f0ULL;
 
 static uint64_t rd64(const uint8_t *p) {
     uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
     return v;
 }
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* XXH64 (the public specification). */
@@ -47,12 +50,14 @@ uint64_t egtb_xxh64(const void *data, size_t size, uint64_t seed) {
         h = seed + P5;
     }
     h += (uint64_t)size;
-    for (; end - p >= 8; p += 8) h = rotl64(h ^ xxh_round(0, rd64(p)), 27) * P1 + P4;
+    for (; end - p >= 8; p += 8)
+        h = rotl64(h ^ xxh_round(0, rd64(p)), 27) * P1 + P4;
     if (end - p >= 4) {
         h = rotl64(h ^ (uint64_t)rd32(p) * P1, 23) * P2 + P3;
         p += 4;
     }
-    for (; p < end; p++) h = rotl64(h ^ *p * P5, 11) * P1;
+    for (; p < end; p++)
+        h = rotl64(h ^ *p * P5, 11) * P1;
     h ^= h >> 33;
     h *= P2;
     h ^= h >> 29;
@@ -97,8 +102,10 @@ bool egtb_lz4_decode(const uint8_t *src, size_t src_size, uint8_t *dst, size_t d
     return out == dst_size;
 }
 
-bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, uint8_t *wdl[COLOR_NB], int *tables,
-                       char *err, size_t errlen) {
+/* What both file kinds start with: the size, the checksum, the magic, and
+ * the material key with the table count (1 or 2) that must fit lay. */
+static bool check_header(const EgtbLayout *lay, const uint8_t *file, size_t size, uint32_t magic, const char *kind,
+                         int *tables, char *err, size_t errlen) {
     if (size < 16 || (size & 63) != 8) {
         snprintf(err, errlen, "not a xiangqitb file (size %zu is not 64 k + 8)", size);
         return false;
@@ -107,8 +114,8 @@ bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, 
         snprintf(err, errlen, "XXH64 checksum mismatch (corrupt file)");
         return false;
     }
-    if (rd32(file) != XQ_WDL_MAGIC) {
-        snprintf(err, errlen, "not a xiangqitb WDL file (magic %08x)", rd32(file));
+    if (rd32(file) != magic) {
+        snprintf(err, errlen, "not a xiangqitb %s file (magic %08x)", kind, rd32(file));
         return false;
     }
     uint32_t key_tables = rd32(file + 4);
@@ -117,6 +124,12 @@ bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, 
         snprintf(err, errlen, "material key or table count does not fit the signature");
         return false;
     }
+    return true;
+}
+
+bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, uint8_t *wdl[COLOR_NB], int *tables,
+                       char *err, size_t errlen) {
+    if (!check_header(lay, file, size, XQ_WDL_MAGIC, "WDL", tables, err, errlen)) return false;
     uint64_t n = lay->positions, packed = (n + 3) / 4;
     size_t at = 8;
     const uint8_t *end = file + size - 8;
@@ -132,7 +145,7 @@ bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, 
     memset(t, 0, sizeof t);
 #define NEED(k)                                                                                                        \
     do {                                                                                                               \
-        if ((size_t)(end - file) - at < (size_t)(k)) goto truncated;                                                  \
+        if ((size_t)(end - file) - at < (size_t)(k)) goto truncated;                                                   \
     } while (0)
     for (int c = 0; c < *tables; c++) {
         NEED(2);
@@ -151,7 +164,8 @@ bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, 
         at += 20;
         if ((t[c].width != 4 && t[c].width != 6) || t[c].block == 0 || t[c].block > (1u << 24) ||
             (uint64_t)t[c].block * (t[c].blocks - (t[c].tail != 0)) + t[c].tail != packed || t[c].blocks == 0) {
-            snprintf(err, errlen, "table %d: block layout does not give %llu packed bytes", c, (unsigned long long)packed);
+            snprintf(err, errlen, "table %d: block layout does not give %llu packed bytes", c,
+                     (unsigned long long)packed);
             return false;
         }
     }
@@ -210,7 +224,8 @@ bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, 
                 return false;
             }
             for (size_t i = 0; i < want && pos < n; i++)
-                for (int k = 0; k < 4 && pos < n; k++) wdl[c][pos++] = (buf[i] >> (2 * k)) & 3;
+                for (int k = 0; k < 4 && pos < n; k++)
+                    wdl[c][pos++] = (buf[i] >> (2 * k)) & 3;
         }
     }
     free(buf);
@@ -267,7 +282,8 @@ size_t egtb_lz4_encode(const uint8_t *src, size_t size, uint8_t *dst, size_t dst
             continue;
         }
         size_t from = cand - 1, len = LZ4_MIN_MATCH;
-        while (i + len < size - LZ4_LAST_LITERALS && src[from + len] == src[i + len]) len++;
+        while (i + len < size - LZ4_LAST_LITERALS && src[from + len] == src[i + len])
+            len++;
         at = lz4_put_sequence(dst, at, dst_cap, src + anchor, i - anchor, i - from, len);
         if (at == SIZE_MAX) return 0;
         i += len;
@@ -282,15 +298,17 @@ static void wr16(uint8_t *p, uint16_t v) {
     p[1] = (uint8_t)(v >> 8);
 }
 static void wr32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
 }
 static void wr64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* Write DIR/NAME+ext whole, through a .part file renamed at the end. */
-static bool write_whole(const char *dir, const char *name, const char *ext, const uint8_t *data, size_t size,
-                        char *err, size_t errlen) {
+static bool write_whole(const char *dir, const char *name, const char *ext, const uint8_t *data, size_t size, char *err,
+                        size_t errlen) {
     char path[1200], tmp[1300];
     snprintf(path, sizeof path, "%s/%s%s", dir, name, ext);
     snprintf(tmp, sizeof tmp, "%s.part", path);
@@ -310,22 +328,25 @@ typedef struct {
     bool singular;
     uint8_t value;
     uint32_t blocks, tail;
-    uint8_t *data;       /* compressed blocks back to back */
-    uint16_t *csize;     /* per block */
+    uint8_t *data;   /* compressed blocks back to back */
+    uint16_t *csize; /* per block */
     uint64_t data_size;
 } XqSide;
 
-static int xq_entry(uint16_t v) { return v == EGTB_ILLEGAL ? XQ_WDL_ILLEGAL : v == 0 ? XQ_WDL_DRAW : (v & 1) ? XQ_WDL_LOSS : XQ_WDL_WIN; }
+static int xq_entry(uint16_t v) {
+    return v == EGTB_ILLEGAL ? XQ_WDL_ILLEGAL : v == 0 ? XQ_WDL_DRAW : (v & 1) ? XQ_WDL_LOSS : XQ_WDL_WIN;
+}
 
 static bool xq_side_prepare(const EgtbTable *t, Color c, XqSide *x, char *err, size_t errlen) {
     uint64_t n = t->lay.positions, count[4] = {0};
-    for (uint64_t i = 0; i < n; i++) count[xq_entry(t->val[c][i])]++;
+    for (uint64_t i = 0; i < n; i++)
+        count[xq_entry(t->val[c][i])]++;
     memset(x, 0, sizeof *x);
     /* xiangqitb's order of tests (save_compress_evtb). */
-    int single = count[XQ_WDL_DRAW] + count[XQ_WDL_LOSS] == 0   ? XQ_WDL_WIN
-                 : count[XQ_WDL_WIN] + count[XQ_WDL_LOSS] == 0  ? XQ_WDL_DRAW
+    int single = count[XQ_WDL_DRAW] + count[XQ_WDL_LOSS] == 0  ? XQ_WDL_WIN
+                 : count[XQ_WDL_WIN] + count[XQ_WDL_LOSS] == 0 ? XQ_WDL_DRAW
                  : count[XQ_WDL_WIN] + count[XQ_WDL_DRAW] == 0 ? XQ_WDL_LOSS
-                                                                 : -1;
+                                                               : -1;
     if (single >= 0) {
         x->singular = true;
         x->value = (uint8_t)single;
@@ -373,11 +394,14 @@ bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t er
     XqSide x[COLOR_NB];
     memset(x, 0, sizeof x);
     bool ok = true;
-    for (int c = 0; c < tables && ok; c++) ok = xq_side_prepare(t, (Color)c, &x[c], err, errlen);
+    for (int c = 0; c < tables && ok; c++)
+        ok = xq_side_prepare(t, (Color)c, &x[c], err, errlen);
     /* Sizes as save_evtb_table lays them out. */
     size_t size = 8;
-    for (int c = 0; c < tables; c++) size += x[c].singular ? 2 : 20;
-    for (int c = 0; c < tables; c++) size += x[c].singular ? 0 : 2 + (size_t)x[c].blocks * 6;
+    for (int c = 0; c < tables; c++)
+        size += x[c].singular ? 2 : 20;
+    for (int c = 0; c < tables; c++)
+        size += x[c].singular ? 0 : 2 + (size_t)x[c].blocks * 6;
     size_t data_at[COLOR_NB] = {0};
     for (int c = 0; c < tables; c++) {
         if (x[c].singular) continue;
@@ -435,24 +459,7 @@ bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t er
 
 bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtc[COLOR_NB], int *tables,
                        bool *order128, char *err, size_t errlen) {
-    if (size < 16 || (size & 63) != 8) {
-        snprintf(err, errlen, "not a xiangqitb file (size %zu is not 64 k + 8)", size);
-        return false;
-    }
-    if (egtb_xxh64(file, size - 8, XqChecksumSeed) != rd64(file + size - 8)) {
-        snprintf(err, errlen, "XXH64 checksum mismatch (corrupt file)");
-        return false;
-    }
-    if (rd32(file) != XQ_DTC_MAGIC) {
-        snprintf(err, errlen, "not a xiangqitb DTC file (magic %08x)", rd32(file));
-        return false;
-    }
-    uint32_t key_tables = rd32(file + 4);
-    *tables = (int)(key_tables & 3);
-    if ((key_tables >> 2) != egtb_sig_material_key(&lay->mat) || *tables < 1 || *tables > 2) {
-        snprintf(err, errlen, "material key or table count does not fit the signature");
-        return false;
-    }
+    if (!check_header(lay, file, size, XQ_DTC_MAGIC, "DTC", tables, err, errlen)) return false;
     uint64_t n = lay->positions, bytes = 2 * n;
     size_t at = 8, body = size - 8;
     struct {
@@ -516,7 +523,8 @@ bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, 
                 free(buf);
                 return false;
             }
-            for (size_t i = 0; i + 1 < want && pos < n; i += 2) dtc[c][pos++] = rd16(buf + i);
+            for (size_t i = 0; i + 1 < want && pos < n; i += 2)
+                dtc[c][pos++] = rd16(buf + i);
         }
         free(buf);
     }
@@ -568,7 +576,8 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
     free(raw);
     /* Sizes as save_egtb_table lays them out. */
     size_t size = 8, data_at[COLOR_NB] = {0, 0};
-    for (int c = 0; c < tables; c++) size += singular[c] ? 2 : 22 + (size_t)blocks * 8;
+    for (int c = 0; c < tables; c++)
+        size += singular[c] ? 2 : 22 + (size_t)blocks * 8;
     for (int c = 0; c < tables; c++) {
         if (singular[c]) continue;
         size = (size + 63) & ~(size_t)63;

@@ -27,3 +27,5 @@ int datagen_verify(int argc, char **argv);
  * `return datagen_error(...)` fits a bool function and `!datagen_error(...)`
  * an exit code of 1. */
 bool datagen_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Seconds on a monotonic clock, for rates and progress lines. */
+double datagen_now_s(void);

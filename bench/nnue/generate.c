@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "datafile.h"
@@ -116,6 +117,12 @@ bool datagen_error(const char *fmt, ...) {
     fputc('\n', stderr);
     va_end(ap);
     return false;
+}
+
+double datagen_now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static bool parse_int64(const char *s, int64_t *out) {

@@ -137,12 +137,6 @@ static void on_signal(int sig) {
     Interrupted = 1;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void format_duration(double s, char *buf, size_t len) {
     long t = s < 0 ? 0 : (long)(s + 0.5);
     if (t >= 3600)
@@ -152,7 +146,7 @@ static void format_duration(double s, char *buf, size_t len) {
 }
 
 static void print_progress(Run *r) {
-    double elapsed = now_s() - r->start_s;
+    double elapsed = datagen_now_s() - r->start_s;
     double rate = elapsed > 0 ? (double)r->positions / elapsed : 0;
     const PoolConfig *c = r->cfg;
     double done = c->games       ? (double)r->games / (double)(c->games - c->first_game)
@@ -297,7 +291,7 @@ static bool collect(Run *r, Shared *sh) {
                 if (fds[k++].revents && !drain_worker(r, wk, ok)) ok = false;
             }
         if (ok && !write_ready_games(r)) ok = false;
-        double t = now_s();
+        double t = datagen_now_s();
         if (r->cfg->progress_s && t - r->last_progress_s >= (double)r->cfg->progress_s) {
             print_progress(r);
             r->last_progress_s = t;
@@ -307,7 +301,7 @@ static bool collect(Run *r, Shared *sh) {
 }
 
 static void print_summary(const Run *r) {
-    double elapsed = now_s() - r->start_s;
+    double elapsed = datagen_now_s() - r->start_s;
     double g = r->games ? (double)r->games : 1;
     fprintf(stderr,
             "datagen: wrote %" PRIu64 " positions of %" PRIu64 " games to %s (%" PRIu64 " records in all), %.1f s, "
@@ -349,7 +343,7 @@ int pool_run(const PoolConfig *cfg, const OpeningBook *book, FILE *out, uint64_t
     r->window = (Window){.slot = slots, .cap = WINDOW_START, .base = cfg->first_game};
     atomic_init(&sh->stop, 0);
     atomic_init(&sh->next_game, cfg->first_game);
-    r->start_s = r->last_progress_s = now_s();
+    r->start_s = r->last_progress_s = datagen_now_s();
     if (!start_workers(r, sh, book)) r->failed = true; /* collect() stops the ones started */
     struct sigaction act = {.sa_handler = on_signal};
     sigaction(SIGINT, &act, NULL);

@@ -274,12 +274,6 @@ static void on_signal(int sig) {
     Interrupted = 1;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static bool start_workers(Rescore *r, const SelfplaySettings *s) {
     uint64_t first = r->first_record / CHUNK;
     fflush(NULL);
@@ -328,7 +322,7 @@ static bool collect(Rescore *r) {
     uint64_t first = r->first_record / CHUNK, chunks = (r->count + CHUNK - 1) / CHUNK;
     DataRecord *recs = malloc(sizeof *recs * CHUNK);
     if (!recs) return datagen_error("out of memory");
-    double start = now_s(), last = start;
+    double start = datagen_now_s(), last = start;
     bool ok = true;
     for (uint64_t c = first; ok && c < chunks && !Interrupted; c++) {
         int fd = r->fds[(c - first) % (uint64_t)r->workers];
@@ -336,7 +330,7 @@ static bool collect(Rescore *r) {
         ok = read_all(fd, &m, sizeof m) && m.chunk == c && m.kept <= CHUNK && read_all(fd, recs, sizeof *recs * m.kept);
         if (!ok && !Interrupted) ok = datagen_error("a worker stopped before scoring chunk %" PRIu64, c);
         if (ok) ok = write_chunk(r, &m, recs);
-        double t = now_s();
+        double t = datagen_now_s();
         if (ok && r->args->progress_s && t - last >= (double)r->args->progress_s) {
             fprintf(stderr, "rescore: %" PRIu64 " of %" PRIu64 " positions, %.0f positions/s\n",
                     r->first_record + r->done, r->count, (double)r->done / (t - start));
@@ -521,12 +515,12 @@ int datagen_rescore(int argc, char **argv) {
         struct sigaction act = {.sa_handler = on_signal}; /* no SA_RESTART: a blocked read returns */
         sigaction(SIGINT, &act, NULL);
         sigaction(SIGTERM, &act, NULL);
-        double start = now_s();
+        double start = datagen_now_s();
         bool ok = r.first_record >= r.count || (start_workers(&r, &s) && collect(&r));
         stop_workers(&r);
         if (fclose(r.out) != 0 && ok) ok = datagen_error("%s: write failed: %s", a.out, strerror(errno));
         r.out = NULL;
-        print_summary(&r, now_s() - start);
+        print_summary(&r, datagen_now_s() - start);
         rc = ok ? 0 : 1;
         if (Interrupted) {
             fprintf(stderr, "tuong-datagen: interrupted: %s holds whole chunks, up to input record %" PRIu64 "%s\n",
