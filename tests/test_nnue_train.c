@@ -18,6 +18,7 @@
 #include "nnue/nnue_accum.h"
 #include "train_ckpt.h"
 #include "train_data.h"
+#include "train_init.h"
 #include "train_loop.h"
 #include "train_quant.h"
 #include "train_simd.h"
@@ -709,6 +710,160 @@ static void test_engine_bit_exact(void **state) {
     free(acts);
 }
 
+/* ---- warm start --------------------------------------------------------------- */
+
+/* src quantised, written and read back as the engine reads it. */
+static void engine_copy(const TrainNet *src, QuantNet *q, NnueNet *e) {
+    char err[400], path[] = "/tmp/tuong-warm-XXXXXX";
+    assert_true(train_quantise(src, q));
+    assert_int_equal(q->saturated, 0);
+    close(mkstemp(path));
+    assert_true(train_quant_write(q, path, NULL, err, sizeof err));
+    assert_true(nnue_net_read_file(e, path, err, sizeof err));
+    remove(path);
+}
+
+static size_t quant_head_bytes(const QuantNet *q) {
+    return q->stack ? (size_t)q->out_buckets * NNUE_L1 * 2 * (size_t)q->hidden
+                    : sizeof(int16_t) * (size_t)q->out_buckets * 2 * (size_t)q->hidden;
+}
+
+/* A net started from a file of its own shape quantises back to the same
+ * integers (output layer and dense stack); plain features go into the
+ * factor block of a factorised king-bucket net, so every bucket's effective
+ * row is the plain row; a head of another kind is left alone; shapes that
+ * cannot meet are refused. */
+static void test_warm_start(void **state) {
+    (void)state;
+    const TrainShape Same[] = {shape_of(NNUE_FS_PLAIN, 128, 8, false, false),
+                               shape_of(NNUE_FS_KING_BUCKETS, 160, 8, true, false),
+                               shape_of(NNUE_FS_PLAIN, 128, 1, true, false)};
+    char err[400];
+    for (size_t s = 0; s < sizeof Same / sizeof *Same; s++) {
+        TrainNet src, dst;
+        QuantNet q, q2;
+        NnueNet e;
+        TrainInitReport rep;
+        lively_net(&src, Same[s], 40 + s);
+        engine_copy(&src, &q, &e);
+        assert_true(train_net_alloc(&dst, &Same[s], err, sizeof err));
+        train_net_randomise(&dst, 99);
+        assert_true(train_net_init_from(&dst, &e, &rep, err, sizeof err));
+        assert_true(rep.head);
+        assert_true(train_quantise(&dst, &q2));
+        assert_memory_equal(q2.ft_w, q.ft_w, sizeof(int16_t) * (size_t)q.inputs * (size_t)q.hidden);
+        assert_memory_equal(q2.ft_b, q.ft_b, sizeof(int16_t) * (size_t)q.hidden);
+        if (q.stack) {
+            assert_memory_equal(q2.l1_w, q.l1_w, quant_head_bytes(&q));
+            assert_memory_equal(q2.l2_w, q.l2_w, (size_t)q.out_buckets * NNUE_L2 * NNUE_L1);
+            assert_memory_equal(q2.l3_w, q.l3_w, (size_t)q.out_buckets * NNUE_L2);
+            assert_memory_equal(q2.l1_b, q.l1_b, sizeof(int32_t) * (size_t)q.out_buckets * NNUE_L1);
+            assert_memory_equal(q2.l2_b, q.l2_b, sizeof(int32_t) * (size_t)q.out_buckets * NNUE_L2);
+            assert_memory_equal(q2.l3_b, q.l3_b, sizeof(int32_t) * (size_t)q.out_buckets);
+        } else {
+            assert_memory_equal(q2.out_w, q.out_w, quant_head_bytes(&q));
+            assert_memory_equal(q2.out_b, q.out_b, sizeof(int32_t) * (size_t)q.out_buckets);
+        }
+        /* The same evaluation as the source, position by position. */
+        for (int i = 0; i < 50; i++) {
+            random_position(&Pos, (int)rnd(120));
+            TrainPosition p;
+            train_position_from(&Pos, 0, 1, 0, &p);
+            assert_int_equal(train_quant_eval(&q2, &p), train_quant_eval(&q, &p));
+        }
+        train_quant_free(&q2);
+        train_net_free(&dst);
+        /* Another width, and king buckets into plain features, are refused. */
+        TrainShape wider = Same[s];
+        wider.hidden += 32;
+        assert_true(train_net_alloc(&dst, &wider, err, sizeof err));
+        assert_false(train_net_init_from(&dst, &e, &rep, err, sizeof err));
+        assert_non_null(strstr(err, "units"));
+        train_net_free(&dst);
+        if (Same[s].feature_set == NNUE_FS_KING_BUCKETS) {
+            TrainShape plain = Same[s];
+            plain.feature_set = NNUE_FS_PLAIN;
+            assert_true(train_net_alloc(&dst, &plain, err, sizeof err));
+            assert_false(train_net_init_from(&dst, &e, &rep, err, sizeof err));
+            assert_non_null(strstr(err, "king buckets"));
+            train_net_free(&dst);
+        }
+        nnue_net_free(&e);
+        train_quant_free(&q);
+        train_net_free(&src);
+    }
+
+    /* Plain, output layer -> factorised king buckets with a stack: the ft
+     * rows land in the factor block (every bucket's effective row is the
+     * plain row), the bias carries over, the new stack keeps its seeded
+     * weights. */
+    TrainNet src, dst;
+    QuantNet q, q2;
+    NnueNet e;
+    TrainInitReport rep;
+    lively_net(&src, shape_of(NNUE_FS_PLAIN, 128, 8, false, false), 50);
+    engine_copy(&src, &q, &e);
+    TrainShape kfs = shape_of(NNUE_FS_KING_BUCKETS, 128, 8, true, true);
+    assert_true(train_net_alloc(&dst, &kfs, err, sizeof err));
+    train_net_randomise(&dst, 7);
+    float l1_before = dst.params[dst.l1_w + 5];
+    assert_true(train_net_init_from(&dst, &e, &rep, err, sizeof err));
+    assert_false(rep.head);
+    assert_true(dst.params[dst.l1_w + 5] == l1_before);
+    assert_true(train_quantise(&dst, &q2));
+    for (int b = 0; b < NNUE_KING_BUCKET_NB; b++)
+        assert_memory_equal(q2.ft_w + (size_t)b * TRAIN_FACTOR_ROWS * 128, q.ft_w,
+                            sizeof(int16_t) * TRAIN_FACTOR_ROWS * 128);
+    assert_memory_equal(q2.ft_b, q.ft_b, sizeof(int16_t) * 128);
+    for (size_t i = 0; i < (size_t)TRAIN_FACTOR_ROWS * 128; i++)
+        assert_true(dst.params[dst.ft_w + i] == 0.0f);
+    train_quant_free(&q2);
+    train_net_free(&dst);
+    nnue_net_free(&e);
+    train_quant_free(&q);
+    train_net_free(&src);
+}
+
+/* --head-epochs: those epochs move the head and nothing else. */
+static void test_head_epochs(void **state) {
+    (void)state;
+    TrainConfig cfg;
+    train_config_defaults(&cfg);
+    cfg.feature_set = NNUE_FS_KING_BUCKETS;
+    cfg.factorised = true;
+    cfg.stack = true;
+    cfg.hidden = 128;
+    cfg.epochs = 2;
+    cfg.batch = 256;
+    cfg.head_epochs = 1;
+    Trainer t;
+    char err[200];
+    assert_true(trainer_init(&t, &cfg, err, sizeof err));
+    TrainData data = make_data(1500), none = {0};
+    float *before = malloc(sizeof(float) * t.net.count);
+    memcpy(before, t.net.params, sizeof(float) * t.net.count);
+    EpochStats st;
+    assert_true(trainer_epoch(&t, &data, &none, 2, &st, NULL, NULL, 1e9));
+    size_t head_moved = 0;
+    for (size_t i = 0; i < t.net.count; i++) {
+        bool in_head = i >= t.net.head && i < t.net.head_end;
+        if (!in_head) assert_true(t.net.params[i] == before[i]);
+        head_moved += in_head && t.net.params[i] != before[i];
+    }
+    assert_true(head_moved > (t.net.head_end - t.net.head) / 2);
+    /* The next epoch trains everything: the ft and the factor move. */
+    assert_true(trainer_epoch(&t, &data, &none, 2, &st, NULL, NULL, 1e9));
+    size_t ft_moved = 0, fac_moved = 0;
+    for (size_t i = 0; i < t.net.head; i++)
+        ft_moved += t.net.params[i] != before[i];
+    for (size_t i = t.net.fac_w; i < t.net.count; i++)
+        fac_moved += t.net.params[i] != before[i];
+    assert_true(ft_moved > 0 && fac_moved > 0);
+    free(before);
+    free(data.records);
+    trainer_free(&t);
+}
+
 /* ---- the command line ---------------------------------------------------------- */
 
 static int count_lines(const char *s, const char *needle) {
@@ -756,8 +911,25 @@ static void test_command_line(void **state) {
     char desc[200];
     nnue_net_describe(nnue_loaded(), desc, sizeof desc);
     if (!strstr(desc, "dense 16-32 stacks")) fail_msg("loaded: %s", desc);
+    /* A warm start from the 128-unit plain net, and its loss on the data. */
+    snprintf(cmd, sizeof cmd,
+             "%s train --data %s/d.data --out %s/warm --hidden 128 --features kings --factorise --stack "
+             "--init %s/q.nnue --head-epochs 1 --epochs 2 --batch 500 --threads 2 2>&1",
+             tool, dir, dir, dir);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    if (!strstr(out, "starting from") || !strstr(out, "(plain, 128 units, 8 output buckets, scale 400): feature "
+                                                      "transformer; the head is new"))
+        fail_msg("%s", out);
+    snprintf(cmd, sizeof cmd, "%s validate %s/q.nnue --data %s/d.data --k 100 2>&1", tool, dir, dir);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    if (!strstr(out, "3000 positions, loss 0.") || !strstr(out, "k 100, lambda 0.75")) fail_msg("%s", out);
     /* Bad input: one error line, exit status 2. */
     static const char *const Bad[] = {
+        "train --data %s/d.data --out %s/run3 --hidden 160 --init %s/q.nnue",
+        "train --data %s/d.data --out %s/run3 --init %s/d.data",
+        "validate %s/d.data --data %s/d.data",
+        "validate %s/q.nnue --data %s/q.nnue",
+        "validate %s/q.nnue",
         "train --data /nonexistent --out /tmp/x",
         "train --data %s/run/q.nnue --out %s/run2",
         "train --data %s/d.data --out %s/run3 --hidden 100",
@@ -786,6 +958,7 @@ int main(void) {
         cmocka_unit_test(test_checkpoint_round_trip), cmocka_unit_test(test_resume_is_exact),
         cmocka_unit_test(test_lr_schedule),           cmocka_unit_test(test_quantisation_aware_forward),
         cmocka_unit_test(test_net_file_round_trip),   cmocka_unit_test(test_engine_bit_exact),
+        cmocka_unit_test(test_warm_start),            cmocka_unit_test(test_head_epochs),
         cmocka_unit_test(test_command_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,7 @@
 #define CKPT_MAGIC "TNGCKPT1"
 /* Version 2 added the dense stack and the factoriser to the configuration;
  * version 1 checkpoints (neither) still load. */
-enum { CKPT_VERSION = 2, CKPT_VERSION_1 = 1, CKPT_CHUNK = 4096 };
+enum { CKPT_VERSION = 3, CKPT_VERSION_2 = 2, CKPT_VERSION_1 = 1, CKPT_CHUNK = 4096 };
 
 /* A stream that hashes what passes through it. */
 typedef struct {
@@ -126,7 +126,7 @@ static void config_io(Stream *s, TrainConfig *c, bool write, uint32_t version) {
         c->mirror = get_u32(s) != 0;
         c->seed = get_u64(s);
     }
-    if (version < CKPT_VERSION) return;
+    if (version < CKPT_VERSION_2) return;
     if (write) {
         put_u32(s, c->stack);
         put_u32(s, c->factorised);
@@ -134,6 +134,11 @@ static void config_io(Stream *s, TrainConfig *c, bool write, uint32_t version) {
         c->stack = get_u32(s) != 0;
         c->factorised = get_u32(s) != 0;
     }
+    if (version < CKPT_VERSION) return;
+    if (write)
+        put_u32(s, (uint32_t)c->head_epochs);
+    else
+        c->head_epochs = (int)(int32_t)get_u32(s);
 }
 
 bool train_ckpt_save(const Trainer *t, const char *path, char *err, size_t errlen) {
@@ -176,9 +181,9 @@ bool train_ckpt_load(Trainer *t, const char *path, char *err, size_t errlen) {
     char magic[8] = {0};
     get(&s, magic, 8);
     uint32_t version = get_u32(&s);
-    bool ok = s.ok && !memcmp(magic, CKPT_MAGIC, 8) && (version == CKPT_VERSION || version == CKPT_VERSION_1);
+    bool ok = s.ok && !memcmp(magic, CKPT_MAGIC, 8) && (version >= CKPT_VERSION_1 && version <= CKPT_VERSION);
     if (!ok)
-        snprintf(err, errlen, "'%.200s' is not a tuong-train checkpoint (versions %d and %d)", path, CKPT_VERSION_1,
+        snprintf(err, errlen, "'%.200s' is not a tuong-train checkpoint (versions %d to %d)", path, CKPT_VERSION_1,
                  CKPT_VERSION);
     TrainConfig cfg;
     memset(&cfg, 0, sizeof cfg);

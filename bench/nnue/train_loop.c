@@ -34,6 +34,7 @@ void train_config_defaults(TrainConfig *cfg) {
     cfg->qat_epochs = 1; /* the last one: see docs/nnue.md, "Quantisation" */
     cfg->stack = false;
     cfg->factorised = false;
+    cfg->head_epochs = 0;
 }
 
 TrainShape train_config_shape(const TrainConfig *cfg) {
@@ -123,6 +124,7 @@ typedef struct Job {
     const TrainData *data;
     const uint32_t *idx; /* NULL: records 0..count in order */
     size_t begin, end, total;
+    size_t base; /* job_adam: the parameter range starts here */
     uint64_t mirror_key;
     float *grad;
     float *const *grads;
@@ -158,7 +160,7 @@ static void job_gradient(Job *j) {
                             j->mirror_key, j->grad);
 }
 
-static void job_adam(Job *j) { trainer_adam(j->t, j->grads, j->n_grads, j->lr, j->begin, j->end); }
+static void job_adam(Job *j) { trainer_adam(j->t, j->grads, j->n_grads, j->lr, j->base + j->begin, j->base + j->end); }
 
 /* Factorised nets: the factor rows' gradient, then (after the step) the
  * effective weights, each split by rows. */
@@ -293,6 +295,9 @@ bool trainer_epoch(Trainer *t, const TrainData *train, const TrainData *val, int
     const bool qat = t->epoch >= cfg->epochs - cfg->qat_epochs;
     t->net.head_q = qat ? t->head_q : NULL;
     if (qat) train_net_round_head(&t->net, t->head_q);
+    /* Head only: a warm start's new head first learns to read the inherited
+     * accumulator, so that its first random gradients do not wreck it. */
+    const bool head_only = t->epoch < cfg->head_epochs;
     for (size_t b = 0; b < batches; b++) {
         size_t first = b * batch, n = train->count - first < batch ? train->count - first : batch;
         Job proto = {.t = t,
@@ -306,9 +311,14 @@ bool trainer_epoch(Trainer *t, const TrainData *train, const TrainData *val, int
         t->step++;
         st->lr = trainer_lr(cfg, t->epoch, t->step - 1, total_steps);
         Job adam = {.t = t, .grads = grads, .n_grads = threads, .lr = st->lr};
-        if (t->net.factorised) split_run(&adam, threads, TRAIN_FACTOR_ROWS, job_fold);
-        split_run(&adam, threads, t->net.count, job_adam);
-        if (t->net.factorised) split_run(&adam, threads, (size_t)t->net.inputs, job_refresh_eff);
+        if (head_only) {
+            adam.base = t->net.head;
+            split_run(&adam, threads, t->net.head_end - t->net.head, job_adam);
+        } else {
+            if (t->net.factorised) split_run(&adam, threads, TRAIN_FACTOR_ROWS, job_fold);
+            split_run(&adam, threads, t->net.count, job_adam);
+            if (t->net.factorised) split_run(&adam, threads, (size_t)t->net.inputs, job_refresh_eff);
+        }
         if (qat) train_net_round_head(&t->net, t->head_q);
         st->samples += n;
         double now = now_s();

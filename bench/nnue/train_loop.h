@@ -34,6 +34,7 @@ typedef struct {
     int qat_epochs;      /* the last this many epochs train with rounded head weights */
     bool stack;          /* the dense 16-32 stack after the accumulator */
     bool factorised;     /* king buckets with the shared factor block */
+    int head_epochs;     /* the first this many epochs step only the head (a warm start's new head) */
 } TrainConfig;
 
 /* The defaults of `tuong-train train`. */

@@ -9,6 +9,7 @@
 
 #include "position.h"
 #include "train_ckpt.h"
+#include "train_init.h"
 #include "train_loop.h"
 #include "train_synth.h"
 
@@ -16,6 +17,7 @@ static const char Usage[] =
     "usage: tuong-train train --data FILE [--data FILE...] --out DIR [options]\n"
     "       tuong-train resume CHECKPOINT --data FILE [--data FILE...] --out DIR [--epochs N] [--threads N]\n"
     "       tuong-train quantise CHECKPOINT NET.nnue\n"
+    "       tuong-train validate NET.nnue --data FILE [--data FILE...] [--k X] [--lambda X] [--threads N]\n"
     "       tuong-train random-net NET.nnue [--features F] [--hidden H] [--buckets O] [--scale S] [--seed S]\n"
     "       tuong-train synth DATA COUNT [--seed S]     (random-play positions scored by the hand-crafted eval)\n"
     "options (defaults in brackets):\n"
@@ -25,6 +27,8 @@ static const char Usage[] =
     "  --lr-min X [3e-5] (cosine)  --lr-step N [8] --lr-gamma X [0.3] (step)  --wd X [0]\n"
     "  --k X [190]  --lambda X [0.75]  --power X [2]  --no-mirror  --seed N [1]\n"
     "  --val FILE | --val-fraction X [0.02]  --max-records N  --threads N [2]\n"
+    "  --init NET.nnue (start from this net's weights: a warm start, docs/nnue.md)\n"
+    "  --head-epochs N [0] (the first N epochs train only the head: a warm start's new stack)\n"
     "  --qat-epochs N [1] (last N epochs see the output weights rounded as the engine will)\n"
     "  --keep-checkpoints  --report SECONDS [30]\n";
 
@@ -34,7 +38,7 @@ typedef struct {
     TrainConfig cfg;
     const char *data[MAX_DATA_FILES];
     int n_data;
-    const char *val, *out, *resume;
+    const char *val, *out, *resume, *init;
     uint64_t max_records;
     int threads;
     bool keep_checkpoints, epochs_given;
@@ -86,6 +90,7 @@ static bool parse_option(Args *a, int argc, char **argv, int *i) {
         {"--batch", 1, 1 << 22, &c->batch, NULL, NULL},
         {"--lr-step", 1, 100000, &c->lr_step, NULL, NULL},
         {"--qat-epochs", 0, 100000, &c->qat_epochs, NULL, NULL},
+        {"--head-epochs", 0, 100000, &c->head_epochs, NULL, NULL},
         {"--threads", 1, 64, &a->threads, NULL, NULL},
         {"--lr", 1e-9, 10, NULL, &c->lr, NULL},
         {"--lr-min", 0, 10, NULL, &c->lr_min, NULL},
@@ -119,6 +124,7 @@ static bool parse_option(Args *a, int argc, char **argv, int *i) {
     }
     if (!strcmp(name, "--val")) return a->val = v, true;
     if (!strcmp(name, "--out")) return a->out = v, true;
+    if (!strcmp(name, "--init")) return a->init = v, true;
     if (!strcmp(name, "--features")) {
         if (strcmp(v, "plain") && strcmp(v, "kings")) return die("--features is plain or kings, not '%s'", v), false;
         c->feature_set = !strcmp(v, "plain") ? NNUE_FS_PLAIN : NNUE_FS_KING_BUCKETS;
@@ -225,6 +231,22 @@ static int run_training(Trainer *t, const Args *a) {
     return rc;
 }
 
+/* --init: the fresh trainer's weights from a net file. */
+static bool warm_start(Trainer *t, const char *path) {
+    NnueNet src;
+    TrainInitReport rep;
+    char err[512], desc[256];
+    if (!nnue_net_read_file(&src, path, err, sizeof err)) return die("%s", err), false;
+    bool ok = train_net_init_from(&t->net, &src, &rep, err, sizeof err);
+    if (ok) {
+        nnue_net_describe(&src, desc, sizeof desc);
+        printf("tuong-train: starting from %s: feature transformer%s\n", desc,
+               rep.head ? " and head" : "; the head is new");
+    }
+    nnue_net_free(&src);
+    return ok ? true : (die("%s: %s", path, err), false);
+}
+
 static int cmd_train(int argc, char **argv, bool resume) {
     Args a = {.threads = 2, .report = 30};
     train_config_defaults(&a.cfg);
@@ -242,6 +264,9 @@ static int cmd_train(int argc, char **argv, bool resume) {
         printf("tuong-train: resuming after epoch %d of %d\n", t.epoch, t.cfg.epochs);
     } else if (!trainer_init(&t, &a.cfg, err, sizeof err)) {
         return die("%s", err);
+    } else if (a.init && !warm_start(&t, a.init)) {
+        trainer_free(&t);
+        return 2;
     }
     int rc = run_training(&t, &a);
     trainer_free(&t);
@@ -262,6 +287,56 @@ static int cmd_quantise(int argc, char **argv) {
     train_quant_free(&q);
     trainer_free(&t);
     return ok ? 0 : die("%s", err);
+}
+
+/* The loss of a net file on data, as the engine evaluates (the quantised
+ * net), with the float loss of its dequantised weights beside it: the
+ * baseline a warm start or a new generation is measured against. */
+static int cmd_validate(int argc, char **argv) {
+    if (argc < 3) return die("usage: tuong-train validate NET.nnue --data FILE [options]");
+    Args a = {.threads = 2};
+    train_config_defaults(&a.cfg);
+    if (!parse_args(&a, argc, argv, 3)) return 2;
+    if (!a.n_data) return die("validate needs --data");
+    NnueNet src;
+    char err[512], desc[256];
+    if (!nnue_net_read_file(&src, argv[2], err, sizeof err)) return die("%s", err);
+    a.cfg.feature_set = src.feature_set;
+    a.cfg.hidden = src.hidden;
+    a.cfg.out_buckets = src.out_buckets;
+    a.cfg.scale = src.scale;
+    a.cfg.stack = src.stack;
+    a.cfg.factorised = false;
+    nnue_net_describe(&src, desc, sizeof desc);
+    Trainer t;
+    TrainInitReport rep;
+    TrainData data = {0};
+    QuantNet q = {0};
+    int rc = 0;
+    if (!trainer_init(&t, &a.cfg, err, sizeof err)) {
+        nnue_net_free(&src);
+        return die("%s", err);
+    }
+    bool ok = train_net_init_from(&t.net, &src, &rep, err, sizeof err);
+    for (int i = 0; ok && i < a.n_data; i++)
+        ok = train_data_load(&data, a.data[i], 0, err, sizeof err);
+    if (!ok) {
+        rc = die("%s", err);
+    } else if (!data.count) {
+        rc = die("no records in %s", a.data[0]);
+    } else if (!train_quantise(&t.net, &q)) {
+        rc = die("out of memory quantising");
+    } else {
+        double qloss, loss = trainer_loss(&t, &data, a.threads);
+        double qerr = trainer_qerror(&t, &q, &data, a.threads, &qloss);
+        printf("%s: %zu positions, loss %.6f (float %.6f, quantisation error %.2f), k %g, lambda %g\n", desc,
+               data.count, qloss, loss, qerr, a.cfg.loss.k, a.cfg.loss.lambda);
+    }
+    train_quant_free(&q);
+    train_data_free(&data);
+    trainer_free(&t);
+    nnue_net_free(&src);
+    return rc;
 }
 
 static int cmd_random_net(int argc, char **argv) {
@@ -300,6 +375,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "train")) return cmd_train(argc, argv, false);
     if (!strcmp(cmd, "resume")) return cmd_train(argc, argv, true);
     if (!strcmp(cmd, "quantise") || !strcmp(cmd, "quantize")) return cmd_quantise(argc, argv);
+    if (!strcmp(cmd, "validate")) return cmd_validate(argc, argv);
     if (!strcmp(cmd, "random-net")) return cmd_random_net(argc, argv);
     if (!strcmp(cmd, "synth")) return cmd_synth(argc, argv);
     fprintf(stderr, "tuong-train: error: %s '%s'\n%s", *cmd ? "unknown command" : "no command", cmd, Usage);
