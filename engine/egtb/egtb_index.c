@@ -274,7 +274,7 @@ bool egtb_decode(const EgtbLayout *lay, uint64_t index, Color side, Position *po
 
 /* Two uncrossed pawns of one side on one file: no game reaches it (pawns
  * change files only after crossing). xiangqitb marks it illegal too. */
-static bool stacked_uncrossed_pawns(const Position *pos) {
+bool egtb_pawns_stacked(const Position *pos) {
     for (int c = 0; c < COLOR_NB; c++) {
         Bitboard pawns = pos_pieces(pos, (Color)c, PAWN);
         while (pawns) {
@@ -289,5 +289,5 @@ static bool stacked_uncrossed_pawns(const Position *pos) {
 bool egtb_decoded_legal(const Position *pos) {
     Color them = (Color)!pos->side;
     return !pos_attacked(pos, pos->king_sq[them], pos->side, pos->occ, pos->occ_t, 0) &&
-           !stacked_uncrossed_pawns(pos);
+           !egtb_pawns_stacked(pos);
 }
