@@ -111,6 +111,28 @@ static inline void tb_count_hit(SearchThread *t) {
                           memory_order_relaxed);
 }
 
+/* The WDL probe of a node, as the Stockfish family does it: a table result
+ * that settles the node (a draw, a win at or above beta, a loss at or below
+ * alpha) is stored in the transposition table and returned; otherwise
+ * SCORE_NONE, and at PV nodes a win becomes a floor for the node's score
+ * (and raises alpha), a loss a ceiling. */
+static Score tb_probe_node(SearchThread *t, SearchStack *ss, Key key, Score *alpha, Score beta, Depth depth,
+                           Score *floor, Score *ceiling) {
+    EgtbWdl wdl;
+    if (!egtb_probe_wdl(&t->pos, &wdl)) return SCORE_NONE;
+    tb_count_hit(t);
+    Score v = tb_score(wdl, ss->ply, draw_score(ss->ply));
+    Bound b = wdl == EGTB_WIN ? BOUND_LOWER : wdl == EGTB_LOSS ? BOUND_UPPER : BOUND_EXACT;
+    if (b == BOUND_EXACT || (b == BOUND_LOWER ? v >= beta : v <= *alpha)) {
+        tt_store(key, ss->ply, MOVE_NONE, v, SCORE_NONE, imin(MAX_PLY - 1, depth + TB_DEPTH_BONUS), b, ss->tt_pv);
+        return v;
+    }
+    const bool pv_node = beta - *alpha > 1;
+    if (pv_node && b == BOUND_LOWER) *floor = v, *alpha = imax(*alpha, v);
+    if (pv_node && b == BOUND_UPPER) *ceiling = v;
+    return SCORE_NONE;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Pruning predicates                                                      */
 
@@ -423,22 +445,11 @@ Score search_tree(SearchThread *t, SearchStack *ss, Score alpha, Score beta, Dep
         return hit.score;
     }
 
-    // Step 5a. Endgame tables (WDL), as the Stockfish family probes them: a
-    // table result that settles the node (a draw, or a bound beyond the
-    // window) is stored and returned; otherwise, at PV nodes, a win is a
-    // floor for the node's score and a loss a ceiling
+    // Step 5a. Endgame tables (WDL), just after a capture
     Score tb_floor = -SCORE_INFINITE, tb_ceiling = SCORE_INFINITE;
-    EgtbWdl wdl;
-    if (!root && !excluded && tb_probe_ok(pos) && egtb_probe_wdl(pos, &wdl)) {
-        tb_count_hit(t);
-        Score v = tb_score(wdl, ss->ply, draw_score(ss->ply));
-        Bound b = wdl == EGTB_WIN ? BOUND_LOWER : wdl == EGTB_LOSS ? BOUND_UPPER : BOUND_EXACT;
-        if (b == BOUND_EXACT || (b == BOUND_LOWER ? v >= beta : v <= alpha)) {
-            tt_store(key, ss->ply, MOVE_NONE, v, SCORE_NONE, imin(MAX_PLY - 1, depth + TB_DEPTH_BONUS), b, ss->tt_pv);
-            return v;
-        }
-        if (pv_node && b == BOUND_LOWER) tb_floor = v, alpha = imax(alpha, v);
-        if (pv_node && b == BOUND_UPPER) tb_ceiling = v;
+    if (!root && !excluded && tb_probe_ok(pos)) {
+        Score v = tb_probe_node(t, ss, key, &alpha, beta, depth, &tb_floor, &tb_ceiling);
+        if (v != SCORE_NONE) return v;
     }
 
     // Step 6. Static evaluation, corrected; improving
