@@ -133,9 +133,7 @@ static void *driver_main(void *arg) {
     MoveList moves;
     root_move_list(&Shared.root, &Shared.limits, &moves);
     Score tb_scores[MAX_MOVES];
-    int legal = moves.count;
     Shared.root_in_tb = tb_rank_root(&Shared.root, &moves, tb_scores);
-    Shared.root_tbhits = Shared.root_in_tb ? (uint64_t)legal + 1 : 0;
     for (int i = 0; i < threads_count(); i++)
         prepare_thread(thread_at(i), &Shared.root, &moves, Shared.root_in_tb ? tb_scores : NULL);
 

@@ -42,7 +42,7 @@ typedef struct {
     int tb_pieces;  /* probe the tables with at most this many pieces besides the kings (0: off) */
     bool root_in_tb; /* the root moves were ranked by DTC (search_tb.c): report their table scores */
     bool tables;     /* tables are loaded and in use: report tbhits */
-    uint64_t root_tbhits; /* DTC probes of the root ranking */
+    uint64_t root_tbhits; /* DTC probes of the root ranking, when it ranked */
     bool initialised;
 } SearchShared;
 extern SearchShared Shared;

@@ -32,12 +32,13 @@ typedef struct {
     bool capture;
 } RootResult;
 
-static bool root_result(Position *pos, Move m, RootResult *r) {
+static bool root_result(Position *pos, Move m, RootResult *r, uint64_t *probes) {
     pos_make_move(pos, m);
     MoveList replies;
     gen_legal(pos, &replies);
     EgtbDtc c = {.v = 1, .order = 0}; /* no reply: mated or stalemated, lost in xiangqi */
     bool ok = replies.count == 0 || egtb_probe_dtc(pos, &c);
+    *probes += replies.count > 0 && ok;
     r->capture = pos_state(pos)->captured != NO_PIECE;
     pos_unmake_move(pos);
     if (!ok || c.order != 0) return false;
@@ -58,6 +59,8 @@ static int root_rank(const RootResult *r) {
 bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     static Position pos; /* one search at a time: only the driver calls this */
     EgtbDtc here;
+    uint64_t probes = 1;
+    Shared.root_tbhits = 0;
     if (!Options.use_egtb || !egtb_dtc_count() || moves->count == 0) return false;
     if (!egtb_probe_dtc(root, &here) || here.order != 0 || repeated_since_capture(root)) return false;
     /* A conversion that does not fit the move limit: the table's win may be
@@ -69,7 +72,7 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     RootResult res[MAX_MOVES];
     int best = -(1 << 30);
     for (int i = 0; i < moves->count; i++) {
-        if (pos_history_full(&pos) || !root_result(&pos, moves->moves[i], &res[i])) return false;
+        if (pos_history_full(&pos) || !root_result(&pos, moves->moves[i], &res[i], &probes)) return false;
         best = imax(best, root_rank(&res[i]));
     }
     int wdl = here.v == 0 ? 0 : (here.v & 1) ? -1 : 1;
@@ -82,5 +85,6 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
         moves->moves[kept++] = moves->moves[i];
     }
     moves->count = kept;
+    Shared.root_tbhits = probes;
     return true;
 }
