@@ -75,6 +75,7 @@ uint64_t search_bench(int depth, FILE *out) {
     SearchOptions saved = Options;
     EvalKnowledge saved_knowledge = eval_knowledge();
     Options = SearchDefaults;
+    Options.use_egtb = false; /* loaded endgame tables would change the count */
     eval_set_knowledge(KNOWLEDGE_LARGE);
     tt_resize(BENCH_HASH_MB);
     SearchCallbacks cb = {.bestmove = ignore_bestmove};

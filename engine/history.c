@@ -39,7 +39,7 @@ int corr_apply(const CorrectionHistory *ch, const Position *pos, int raw) {
     int nonpawn = ch->nonpawn[RED][us][corr_nonpawn_index(pos, RED)] + ch->nonpawn[BLACK][us][corr_nonpawn_index(pos, BLACK)];
     int correction = (CORR_PAWN_WEIGHT * pawn + CORR_NONPAWN_WEIGHT * nonpawn / 2) / (64 * CORR_GRAIN);
     int v = raw + correction;
-    return v >= SCORE_MATE_IN_MAX ? SCORE_MATE_IN_MAX - 1 : v <= -SCORE_MATE_IN_MAX ? -SCORE_MATE_IN_MAX + 1 : v;
+    return v >= SCORE_TB_WIN_IN_MAX ? SCORE_TB_WIN_IN_MAX - 1 : v <= -SCORE_TB_WIN_IN_MAX ? -SCORE_TB_WIN_IN_MAX + 1 : v;
 }
 
 /* Gravity, as for the move histories: the entry moves by the bonus and

@@ -38,6 +38,7 @@ char *fmt_info(char *buf, size_t len, Dialect d, int rank_base, const SearchInfo
          * pv's line to be shown with it, and the pv runs to the end. */
         append(buf, len, &pos, "info depth %d score %d time %" PRId64 " nodes %" PRIu64 " nps %" PRIu64, info->depth,
                info->score, ms, info->nodes, nps);
+        if (info->tables) append(buf, len, &pos, " tbhits %" PRIu64, info->tbhits); /* only with tables loaded */
         append_pv(buf, len, &pos, rank_base, info);
         return buf;
     }
@@ -53,6 +54,7 @@ char *fmt_info(char *buf, size_t len, Dialect d, int rank_base, const SearchInfo
         append(buf, len, &pos, " upperbound");
     append(buf, len, &pos, " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64, info->nodes, nps,
            info->hashfull, ms);
+    if (info->tables) append(buf, len, &pos, " tbhits %" PRIu64, info->tbhits);
     append_pv(buf, len, &pos, rank_base, info);
     return buf;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "egtb/egtb_probe.h"
 #include "eval.h"
 #include "nnue/nnue.h"
 #include "protocol_output.h"
@@ -75,9 +76,9 @@ static const OptionDef Defs[] = {
     {O_DEBUG, "debug", "debug", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
     {O_PONDER, "ponder", "Ponder", BOTH, T_CHECK, 0, 0, "false", NULL},
     {O_USEBOOK, "usebook", "OwnBook", BOTH, T_CHECK, 0, 0, "true", NULL}, /* UCI default: false */
-    {O_USEEGTB, "useegtb", "useegtb", ONLY_UCCI, T_CHECK, 0, 0, "false", NULL},
+    {O_USEEGTB, "useegtb", "UseEGTB", BOTH, T_CHECK, 0, 0, "true", NULL},
     {O_BOOKFILES, "bookfiles", "BookFile", BOTH, T_STRING, 0, 0, "<empty>", NULL},
-    {O_EGTBPATHS, "egtbpaths", "egtbpaths", ONLY_UCCI, T_STRING, 0, 0, "<empty>", NULL},
+    {O_EGTBPATHS, "egtbpaths", "EGTBPath", BOTH, T_STRING, 0, 0, "<empty>", NULL},
     {O_EVALAPI, "evalapi", "evalapi", ONLY_UCCI, T_STRING, 0, 0, "<empty>", NULL},
     {O_HASH, "hashsize", "Hash", BOTH, T_SPIN, 0, HASH_MAX_MB, "64", NULL},
     {O_THREADS, "threads", "Threads", BOTH, T_SPIN, 0, THREADS_MAX, "1", NULL},
@@ -112,6 +113,7 @@ void options_defaults(ProtoSettings *s) {
     memset(s, 0, sizeof *s);
     s->verdict.offer_draw = true;
     s->verdict.resign = false;
+    s->useegtb = true; /* the tables are used as soon as egtbpaths names some */
     s->notation = NOTATION_ICCS;
 }
 
@@ -292,6 +294,25 @@ static void book_report(void *ctx, bool error, const char *text) {
         out_message(d, "%s", text);
 }
 
+/* egtbpaths / EGTBPath: one line per refused file or directory, then how
+ * many tables were found. */
+static void egtb_report(void *ctx, bool error, const char *text) {
+    Dialect d = *(const Dialect *)ctx;
+    if (error)
+        out_error(d, "egtb: %s", text);
+    else
+        out_message(d, "%s", text);
+}
+
+/* Load the tables of `paths` (between searches: the search reads them);
+ * the hash forgets the scores of the tables it had. */
+static void set_egtb_paths(Dialect d, const char *paths) {
+    search_wait();
+    egtb_load(paths, egtb_report, &d);
+    if (!*paths) out_message(d, "no endgame tables (the path is empty)");
+    search_clear();
+}
+
 OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const char *value, bool has_value) {
     const OptionDef *o = find_option(name);
     const SearchParam *param = params_tunable() ? params_find(name) : NULL;
@@ -330,15 +351,12 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
         s->usebook = b;
         s->usebook_set = true;
         break;
-    case O_USEEGTB:
-        s->useegtb = b;
-        if (b) out_message(d, "Tuong has no endgame tablebases; useegtb has no effect");
-        break;
+    case O_USEEGTB: s->useegtb = Options.use_egtb = b; break;
     case O_EVALAPI:
         if (*value) out_message(d, "Tuong has no external evaluation; evalapi ignored");
         break;
     case O_BOOKFILES: book_set_load(&s->books, value, book_report, &d); break;
-    case O_EGTBPATHS:
+    case O_EGTBPATHS: set_egtb_paths(d, value); break;
     case O_REPETITION: break;
     case O_HASH: set_hash(d, n); break;
     case O_THREADS: set_threads(d, n); break;

@@ -2,7 +2,13 @@
 #pragma once
 /* Score scale: centipawn-like, a horse or cannon is worth about 100...400
  * depending on the evaluation's scale (see eval.h). Mate scores count plies
- * from the root: a side mated at ply p scores -(SCORE_MATE - p). */
+ * from the root: a side mated at ply p scores -(SCORE_MATE - p).
+ *
+ * Endgame-table results (docs/egtb.md, "Scores") have their own band just
+ * below the mates, as the Stockfish family scores tablebase wins: a table
+ * win found at ply p scores SCORE_TB_WIN - p, a loss -(SCORE_TB_WIN - p).
+ * They beat every evaluation, lose to every mate, and are never printed as
+ * mates: the table knows the winner, not the distance to mate. */
 #include "types.h"
 
 enum {
@@ -11,9 +17,13 @@ enum {
     SCORE_INFINITE = 32000,
     SCORE_NONE = 32001,
     SCORE_MATE_IN_MAX = SCORE_MATE - MAX_PLY, /* |score| >= this is a mate score */
+    SCORE_TB_WIN = SCORE_MATE_IN_MAX - 1,
+    SCORE_TB_WIN_IN_MAX = SCORE_TB_WIN - MAX_PLY, /* |score| >= this: a table result or a mate */
 };
 
 static inline bool score_is_mate(Score s) { return s >= SCORE_MATE_IN_MAX || s <= -SCORE_MATE_IN_MAX; }
+/* A mate or a table result: a won or lost game, not an evaluation. */
+static inline bool score_is_decisive(Score s) { return s >= SCORE_TB_WIN_IN_MAX || s <= -SCORE_TB_WIN_IN_MAX; }
 /*
  * Moves (not plies) for UCI `score mate N`, N >= 1: +N when the side to move
  * wins within N of its own moves, -N when it loses within N of its own moves.

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "egtb/egtb_probe.h"
 #include "movegen.h"
 #include "search_shared.h"
 #include "skill/grades.h"
@@ -17,7 +18,7 @@
 #define SEARCH_DEFAULTS                                                                                            \
     {.hash_mb = 64, .threads = 1, .multipv = 1, .move_overhead_ms = 30, .draw_plies = 120,                         \
      .skill = {.level = SKILL_LEVEL_MAX, .elo = SKILL_ELO_DEFAULT}, .style = STYLE_NORMAL, .pruning = GRADE_LARGE, \
-     .idle = GRADE_NONE}
+     .idle = GRADE_NONE, .use_egtb = true}
 const SearchOptions SearchDefaults = SEARCH_DEFAULTS;
 SearchOptions Options = SEARCH_DEFAULTS;
 
@@ -27,10 +28,11 @@ SearchShared Shared = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_I
 /* ---------------------------------------------------------------------- */
 /* Driver                                                                  */
 
-static void prepare_thread(SearchThread *t, const Position *root, const MoveList *legal) {
+static void prepare_thread(SearchThread *t, const Position *root, const MoveList *legal, const Score *tb_scores) {
     memcpy(&t->pos, root, sizeof *root);
     t->pos.nnue = &t->nnue;
     atomic_store(&t->nodes, 0);
+    atomic_store(&t->tbhits, 0);
     t->seldepth = t->root_depth = t->completed_depth = t->pv_index = t->best_changes = t->nmp_min_ply = 0;
     memset(t->low_ply, 0, sizeof t->low_ply);
     t->root_count = legal->count;
@@ -39,6 +41,7 @@ static void prepare_thread(SearchThread *t, const Position *root, const MoveList
         rm->move = legal->moves[i];
         rm->score = rm->prev_score = -SCORE_INFINITE;
         rm->bound = BOUND_NONE;
+        rm->tb_score = tb_scores ? tb_scores[i] : SCORE_NONE;
         rm->seldepth = 0;
         rm->nodes = 0;
         rm->pv[0] = legal->moves[i];
@@ -129,7 +132,10 @@ static void *driver_main(void *arg) {
     SearchThread *main = thread_at(0);
     MoveList moves;
     root_move_list(&Shared.root, &Shared.limits, &moves);
-    for (int i = 0; i < threads_count(); i++) prepare_thread(thread_at(i), &Shared.root, &moves);
+    Score tb_scores[MAX_MOVES];
+    Shared.root_in_tb = tb_rank_root(&Shared.root, &moves, tb_scores);
+    for (int i = 0; i < threads_count(); i++)
+        prepare_thread(thread_at(i), &Shared.root, &moves, Shared.root_in_tb ? tb_scores : NULL);
 
     Move best = MOVE_NONE, ponder = MOVE_NONE;
     Score score = mated_in(0);
@@ -146,6 +152,7 @@ static void *driver_main(void *arg) {
         best = rm->move;
         score = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
         if (score == -SCORE_INFINITE) score = SCORE_DRAW;
+        if (Shared.root_in_tb && !score_is_mate(score)) score = rm->tb_score;
         depth = chosen->completed_depth;
         ponder = ponder_move(chosen);
     }
@@ -178,6 +185,8 @@ static void apply_play_options(const Position *pos, const SearchLimits *limits) 
     Shared.reduction_percent = grade_reduction_percent((Grade)Options.pruning);
     Shared.null_move = grade_null_move((Grade)Options.pruning);
     Shared.idle_duty = grade_idle_duty((Grade)Options.idle);
+    Shared.tables = Options.use_egtb && egtb_wdl_count() + egtb_dtc_count() > 0;
+    Shared.tb_pieces = Options.use_egtb ? EgtbMaxPieces : 0;
 }
 
 void search_init(void) {

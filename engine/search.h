@@ -45,6 +45,8 @@ typedef struct {
     uint64_t nodes;
     int64_t time_ms;
     int hashfull;        /* per mille */
+    uint64_t tbhits;     /* endgame-table probes that gave a value */
+    bool tables;         /* tables were in use: print tbhits */
     int pv_length;
     Move pv[MAX_PLY];
 } SearchInfo;
@@ -69,6 +71,7 @@ typedef struct {
     int style;           /* UCCI style: a Style of skill/grades.h (the draw score) */
     int pruning;         /* UCCI pruning: a Grade (reductions, late-move and null-move pruning) */
     int idle;            /* UCCI idle: a Grade (share of the processor) */
+    bool use_egtb;       /* probe the loaded endgame tables (engine/egtb/egtb_probe.h) */
 } SearchOptions;
 
 /* Options at start-up (bench searches with these). */

@@ -45,9 +45,12 @@ void report_line(SearchThread *t, int i, int depth, Bound bound_override) {
         .nodes = threads_nodes(),
         .time_ms = now_ms() - Shared.start_ms,
         .hashfull = tt_hashfull(),
+        .tbhits = threads_tbhits() + Shared.root_tbhits,
+        .tables = Shared.tables,
         .pv_length = rm->pv_length,
     };
     if (info.score == -SCORE_INFINITE || info.score == SCORE_NONE) return;
+    if (Shared.root_in_tb && !score_is_mate(info.score)) info.score = rm->tb_score; /* the table knows better */
     memcpy(info.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
     if (Shared.cb.info) Shared.cb.info(Shared.cb.ctx, &info);
 }
@@ -58,7 +61,7 @@ static void search_line(SearchThread *t, SearchStack *ss, int depth) {
     Score prev = t->root_moves[t->pv_index].prev_score;
     int delta = ASP_WINDOW;
     Score alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-    if (depth >= ASPIRATION_MIN_DEPTH && prev != -SCORE_INFINITE && !score_is_mate(prev)) {
+    if (depth >= ASPIRATION_MIN_DEPTH && prev != -SCORE_INFINITE && !score_is_decisive(prev)) {
         alpha = imax(prev - delta, -SCORE_INFINITE);
         beta = imin(prev + delta, SCORE_INFINITE);
     }

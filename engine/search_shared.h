@@ -39,6 +39,10 @@ typedef struct {
     Score contempt;   /* style: a draw is worth -contempt to the root side */
     int reduction_percent, idle_duty;
     bool null_move; /* pruning: the grades of skill/grades.h */
+    int tb_pieces;  /* probe the tables with at most this many pieces besides the kings (0: off) */
+    bool root_in_tb; /* the root moves were ranked by DTC (search_tb.c): report their table scores */
+    bool tables;     /* tables are loaded and in use: report tbhits */
+    uint64_t root_tbhits; /* DTC probes of the root ranking, when it ranked */
     bool initialised;
 } SearchShared;
 extern SearchShared Shared;
@@ -66,6 +70,15 @@ Score search_tree(SearchThread *t, SearchStack *ss, Score alpha, Score beta, Dep
  * and the pruning option; again at every search start, so a tuning build
  * sees changed parameters. */
 void search_tree_init_tables(void);
+
+/* search_tb.c: with the root in the endgame tables (DTC) and the game's
+ * history not against them, keep only the root moves that hold the best
+ * table result (the shortest win, the longest resistance, a draw) and set
+ * scores[i] to each kept move's table score; false (moves untouched) when
+ * the tables cannot decide the root. */
+bool tb_rank_root(const Position *root, MoveList *moves, Score *scores);
+/* search_tb.c: the score of a WDL result at ply. */
+Score tb_score(int wdl, int ply, Score draw);
 
 /* search_iterate.c: iterative deepening of thread t until the limits or a
  * stop; the main thread reports each completed iteration. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "egtb/egtb_probe.h"
 #include "eval.h"
 #include "movegen.h"
 #include "movepick.h"
@@ -25,6 +26,9 @@ static const int IIR_PV_REDUCTION = 2;
 static const int SEE_PER_EVAL = 4; /* SEE units per evaluation unit (a chariot: 900 vs ~250) */
 enum { LMP_MAX_DEPTH = 10, REDUCTION_TABLE = 64, MAX_TRIED = 32 };
 static const int CURRMOVE_AFTER_MS = 1000;
+/* A table result is exact to any depth: stored this much deeper than the
+ * node's depth so that searches of the node keep it. */
+static const int TB_DEPTH_BONUS = 6;
 /* Rough piece values in evaluation units, for futility margins. */
 static const int EvalPieceValue[TYPE_NB] = {0, 0, 30, 25, 100, 250, 100, 30};
 
@@ -91,6 +95,45 @@ static Score rule_verdict(const Position *pos, int ply) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* Endgame tables                                                          */
+
+/* Probe the tables here? Only just after a capture (the no-capture count
+ * starts again, so no repetition since can have happened and the move
+ * limit is far: the table's verdict stands on its own; docs/egtb.md, "In
+ * the search"), with no more pieces than the largest table: one comparison
+ * when no tables are loaded. */
+static inline bool tb_probe_ok(const Position *pos) {
+    return Shared.tb_pieces && pos_state(pos)->rule60 == 0 && bb_popcount(pos->occ) - 2 <= Shared.tb_pieces;
+}
+
+static inline void tb_count_hit(SearchThread *t) {
+    atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+/* The WDL probe of a node, as the Stockfish family does it: a table result
+ * that settles the node (a draw, a win at or above beta, a loss at or below
+ * alpha) is stored in the transposition table and returned; otherwise
+ * SCORE_NONE, and at PV nodes a win becomes a floor for the node's score
+ * (and raises alpha), a loss a ceiling. */
+static Score tb_probe_node(SearchThread *t, SearchStack *ss, Key key, Score *alpha, Score beta, Depth depth,
+                           Score *floor, Score *ceiling) {
+    EgtbWdl wdl;
+    if (!egtb_probe_wdl(&t->pos, &wdl)) return SCORE_NONE;
+    tb_count_hit(t);
+    Score v = tb_score(wdl, ss->ply, draw_score(ss->ply));
+    Bound b = wdl == EGTB_WIN ? BOUND_LOWER : wdl == EGTB_LOSS ? BOUND_UPPER : BOUND_EXACT;
+    if (b == BOUND_EXACT || (b == BOUND_LOWER ? v >= beta : v <= *alpha)) {
+        tt_store(key, ss->ply, MOVE_NONE, v, SCORE_NONE, imin(MAX_PLY - 1, depth + TB_DEPTH_BONUS), b, ss->tt_pv);
+        return v;
+    }
+    const bool pv_node = beta - *alpha > 1;
+    if (pv_node && b == BOUND_LOWER) *floor = v, *alpha = imax(*alpha, v);
+    if (pv_node && b == BOUND_UPPER) *ceiling = v;
+    return SCORE_NONE;
+}
+
+/* ---------------------------------------------------------------------- */
 /* Pruning predicates                                                      */
 
 static inline bool tt_cutoff_ok(const TTHit *hit, Score beta) {
@@ -106,7 +149,7 @@ static inline Score eval_from_tt(const TTHit *hit, Score eval) {
 
 /* Reverse futility: the static eval beats beta by a depth-scaled margin. */
 static inline bool reverse_futility_ok(Depth depth, Score eval, Score beta, bool improving) {
-    return depth <= RFP_MAX_DEPTH && eval < SCORE_MATE_IN_MAX && beta > -SCORE_MATE_IN_MAX &&
+    return depth <= RFP_MAX_DEPTH && eval < SCORE_TB_WIN_IN_MAX && beta > -SCORE_TB_WIN_IN_MAX &&
            eval - RFP_MARGIN * depth + RFP_IMPROVING * improving >= beta;
 }
 
@@ -123,7 +166,7 @@ static inline bool null_move_material_ok(const Position *pos, Color c) {
 
 static inline bool null_move_ok(const SearchThread *t, const SearchStack *ss, Depth depth, Score eval, Score beta) {
     return Shared.null_move && depth >= NMP_MIN_DEPTH && (ss - 1)->move != MOVE_NULL && !ss->excluded && eval >= beta &&
-           ss->static_eval >= beta - NMP_DEPTH_MARGIN * depth + NMP_MARGIN && beta > -SCORE_MATE_IN_MAX &&
+           ss->static_eval >= beta - NMP_DEPTH_MARGIN * depth + NMP_MARGIN && beta > -SCORE_TB_WIN_IN_MAX &&
            ss->ply >= t->nmp_min_ply && null_move_material_ok(&t->pos, t->pos.side);
 }
 
@@ -258,7 +301,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     while ((m = mp_next(&mp)) != MOVE_NONE) {
         if (!pos_move_is_safe(pos, m)) continue;
         legal++;
-        if (!in_check && best > -SCORE_MATE_IN_MAX && move_is_capture(pos, m)) {
+        if (!in_check && best > -SCORE_TB_WIN_IN_MAX && move_is_capture(pos, m)) {
             Score futility = futility_base + EvalPieceValue[type_of(pos->board[move_to(m)])];
             if (futility <= alpha && !move_gives_check(pos, m)) {
                 best = imax(best, futility);
@@ -402,6 +445,13 @@ Score search_tree(SearchThread *t, SearchStack *ss, Score alpha, Score beta, Dep
         return hit.score;
     }
 
+    // Step 5a. Endgame tables (WDL), just after a capture
+    Score tb_floor = -SCORE_INFINITE, tb_ceiling = SCORE_INFINITE;
+    if (!root && !excluded && tb_probe_ok(pos)) {
+        Score v = tb_probe_node(t, ss, key, &alpha, beta, depth, &tb_floor, &tb_ceiling);
+        if (v != SCORE_NONE) return v;
+    }
+
     // Step 6. Static evaluation, corrected; improving
     Score eval = SCORE_NONE;
     bool improving = false;
@@ -438,7 +488,7 @@ Score search_tree(SearchThread *t, SearchStack *ss, Score alpha, Score beta, Dep
             Score v = -search_tree(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
             pos_unmake_null(pos);
             if (stopped()) return 0;
-            if (v >= beta && v < SCORE_MATE_IN_MAX) {
+            if (v >= beta && v < SCORE_TB_WIN_IN_MAX) {
                 if (t->nmp_min_ply || depth < NMP_VERIFY_DEPTH) return v;
                 t->nmp_min_ply = ss->ply + 3 * (depth - r) / 4;
                 Score verified = search_tree(t, ss, beta - 1, beta, depth - r, false);
@@ -456,7 +506,7 @@ Score search_tree(SearchThread *t, SearchStack *ss, Score alpha, Score beta, Dep
     if (cut_node && depth >= IIR_CUT_DEPTH && !tt_move) depth -= 2;
 
     // Step 11. ProbCut
-    if (!pv_node && !excluded && depth >= PROBCUT_MIN_DEPTH && abs(beta) < SCORE_MATE_IN_MAX) {
+    if (!pv_node && !excluded && depth >= PROBCUT_MIN_DEPTH && abs(beta) < SCORE_TB_WIN_IN_MAX) {
         Score v = probcut(t, ss, beta, depth, cut_node, improving, &hit, tt_move);
         if (stopped()) return 0;
         if (v != SCORE_NONE) return v;
@@ -472,7 +522,7 @@ moves_loop:;
     mp_init(&mp, pos, tt_move, ss->killers, counter, &tables);
     Move quiets[MAX_TRIED], captures[MAX_TRIED];
     int quiet_count = 0, capture_count = 0, move_count = 0;
-    Score best = -SCORE_INFINITE;
+    Score best = tb_floor;
     Move best_move = MOVE_NONE, m;
     while ((m = mp_next(&mp)) != MOVE_NONE) {
         if (m == excluded) continue;
@@ -487,7 +537,7 @@ moves_loop:;
         int r = base_reduction(depth, move_count);
 
         // Step 13. Shallow-depth pruning (never of checking moves)
-        if (!root && !in_check && best > -SCORE_MATE_IN_MAX) {
+        if (!root && !in_check && best > -SCORE_TB_WIN_IN_MAX) {
             Depth lmr_depth = new_depth - r / 1024;
             if (!capture) {
                 int cont = quiet_cont_score(t, ss, m);
@@ -515,7 +565,7 @@ moves_loop:;
         int extension = 0;
         if (ss->ply < 2 * t->root_depth) {
             if (!root && m == tt_move && !excluded && depth >= SE_MIN_DEPTH - (ss->tt_pv && !pv_node) &&
-                hit.score != SCORE_NONE && !score_is_mate(hit.score) && (hit.bound & BOUND_LOWER) &&
+                hit.score != SCORE_NONE && !score_is_decisive(hit.score) && (hit.bound & BOUND_LOWER) &&
                 hit.depth >= depth - 3) {
                 Score cut = SCORE_NONE;
                 extension = singular_extension(t, ss, beta, depth, pv_node, cut_node, &hit, tt_move, tt_capture, &cut);
@@ -596,6 +646,7 @@ moves_loop:;
     else if (prev != MOVE_NONE && prev != MOVE_NULL && !pos_state(pos)->captured)
         stats_update_continuation(ss - 1, pos->board[move_to(prev)], move_to(prev), history_bonus(depth));
     if (best <= alpha) ss->tt_pv = ss->tt_pv || ((ss - 1)->tt_pv && depth > 3);
+    best = imin(best, tb_ceiling);
 
     // Step 20. Store (not in a singular search, nor for the secondary
     // MultiPV lines at the root), and teach the correction history

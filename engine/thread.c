@@ -78,3 +78,9 @@ uint64_t threads_nodes(void) {
     for (int i = 0; i < Count; i++) n += thread_nodes(Threads[i]);
     return n;
 }
+
+uint64_t threads_tbhits(void) {
+    uint64_t n = 0;
+    for (int i = 0; i < Count; i++) n += atomic_load_explicit(&Threads[i]->tbhits, memory_order_relaxed);
+    return n;
+}

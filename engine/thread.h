@@ -43,6 +43,7 @@ typedef struct {
     Score prev_score; /* the previous iteration's */
     Bound bound;
     int seldepth;
+    Score tb_score;   /* the table's score of this move when the root is in the tables */
     uint64_t nodes;   /* nodes spent under this move in the current search */
     int pv_length;
     Move pv[MAX_PLY];
@@ -52,6 +53,7 @@ typedef struct {
     int id;
     pthread_t handle;
     atomic_uint_fast64_t nodes; /* written by this thread only, read by the main thread */
+    atomic_uint_fast64_t tbhits; /* the same, for endgame-table probes that gave a value */
     int seldepth;
     int root_depth, completed_depth;
     int pv_index; /* MultiPV line being searched */
@@ -84,6 +86,8 @@ void threads_clear(void);
 void threads_free(void);
 /* Nodes searched by all threads. */
 uint64_t threads_nodes(void);
+/* Endgame-table hits of all threads. */
+uint64_t threads_tbhits(void);
 
 static inline void thread_add_node(SearchThread *t) {
     atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1,

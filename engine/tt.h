@@ -72,10 +72,10 @@ void tt_prefetch(Key key);
 /* Per mille of sampled entries written in the current generation. */
 int tt_hashfull(void);
 
-/* Mate scores are stored relative to the node, not the root. */
+/* Mate and table scores are stored relative to the node, not the root. */
 static inline Score score_to_tt(Score s, int ply) {
-    return s >= SCORE_MATE_IN_MAX ? s + ply : s <= -SCORE_MATE_IN_MAX ? s - ply : s;
+    return s >= SCORE_TB_WIN_IN_MAX ? s + ply : s <= -SCORE_TB_WIN_IN_MAX ? s - ply : s;
 }
 static inline Score score_from_tt(Score s, int ply) {
-    return s >= SCORE_MATE_IN_MAX ? s - ply : s <= -SCORE_MATE_IN_MAX ? s + ply : s;
+    return s >= SCORE_TB_WIN_IN_MAX ? s - ply : s <= -SCORE_TB_WIN_IN_MAX ? s + ply : s;
 }

@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "egtb_solve.h"
-#include "egtb_lzma.h"
+#include "egtb/egtb_lzma.h"
+#include "egtb_lzma_enc.h"
 #include "egtb_verify.h"
 #include "egtb_xq.h"
 #include "fen.h"
@@ -28,6 +29,7 @@ enum { BUILT_NB = sizeof Built / sizeof Built[0], BUILT_FULL_GUARD = 2 };
 static int built_count(void) { return running_slow() ? BUILT_NB - BUILT_FULL_GUARD : BUILT_NB; }
 
 static EgtbSet Set;
+static EgtbLzmaWork Lzma; /* the LZMA decoder's models */
 
 static EgtbTable *table(const char *name) {
     EgtbMaterial mat;
@@ -262,14 +264,14 @@ static void test_lzma_block(void **state) {
     n += 7;
     memset(want + n, 7, 40);
     assert_int_equal(n + 40, sizeof want);
-    assert_true(egtb_lzma_decode_block(block, sizeof block, got, sizeof got));
+    assert_true(egtb_lzma_decode_block(block, sizeof block, got, sizeof got, &Lzma));
     assert_memory_equal(got, want, sizeof want);
-    assert_false(egtb_lzma_decode_block(block, sizeof block, got, sizeof got - 1)); /* wrong size */
+    assert_false(egtb_lzma_decode_block(block, sizeof block, got, sizeof got - 1, &Lzma)); /* wrong size */
     uint8_t bad[sizeof block];
     memcpy(bad, block, sizeof bad);
     bad[20] ^= 0x40;
-    (void)egtb_lzma_decode_block(bad, sizeof bad, got, sizeof got); /* anything but a crash */
-    assert_false(egtb_lzma_decode_block(block, 9, got, sizeof got)); /* too short */
+    (void)egtb_lzma_decode_block(bad, sizeof bad, got, sizeof got, &Lzma); /* anything but a crash */
+    assert_false(egtb_lzma_decode_block(block, 9, got, sizeof got, &Lzma)); /* too short */
     /* The encoder's blocks decode back: text, noise, runs, a DTC table. */
     static uint8_t raw[300000], packed[400000], back[300000];
     uint64_t r = 7;
@@ -283,7 +285,7 @@ static void test_lzma_block(void **state) {
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         size_t n = egtb_lzma_encode_block(raw, sizes[k], packed, sizeof packed);
         assert_true(n > 0);
-        if (!egtb_lzma_decode_block(packed, n, back, sizes[k])) fail_msg("size %zu: no round trip", sizes[k]);
+        if (!egtb_lzma_decode_block(packed, n, back, sizes[k], &Lzma)) fail_msg("size %zu: no round trip", sizes[k]);
         assert_memory_equal(back, raw, sizes[k]);
     }
     assert_int_equal(egtb_lzma_encode_block(raw + 200000, 50000, packed, 1000), 0); /* noise does not fit */

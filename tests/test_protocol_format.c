@@ -43,6 +43,30 @@ static void test_info_uci(void **state) {
     assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 1, &info), "pv h3e3 h10g8"));
 }
 
+/* With endgame tables in use: tbhits on the line in both dialects, and a
+ * table win (or loss) printed as centipawns, never as a mate. */
+static void test_info_tables(void **state) {
+    (void)state;
+    SearchInfo info = sample_info(SCORE_TB_WIN - 5, BOUND_EXACT);
+    info.tables = true;
+    info.tbhits = 1234;
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info),
+                        "info depth 7 seldepth 12 multipv 1 score cp 29866 nodes 50000 nps 200000 hashfull 17 time 250 "
+                        "tbhits 1234 pv h2e2 h9g7");
+    assert_string_equal(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info),
+                        "info depth 7 score 29866 time 250 nodes 50000 nps 200000 tbhits 1234 pv h2e2 h9g7");
+    info = sample_info(-(SCORE_TB_WIN - 2), BOUND_EXACT);
+    info.tables = true;
+    assert_non_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "score cp -29869 nodes"));
+    assert_true(score_is_decisive(SCORE_TB_WIN - MAX_PLY) && !score_is_mate(SCORE_TB_WIN));
+    assert_true(SCORE_TB_WIN < SCORE_MATE_IN_MAX);
+    /* No tables: no tbhits field. */
+    info = sample_info(35, BOUND_EXACT);
+    info.tbhits = 9;
+    assert_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCI, 0, &info), "tbhits"));
+    assert_null(strstr(fmt_info(buf, sizeof buf, DIALECT_UCCI, 0, &info), "tbhits"));
+}
+
 static void test_info_uci_mate(void **state) {
     (void)state;
     SearchInfo info = sample_info(SCORE_MATE - 3, BOUND_EXACT); /* we mate at ply 3: 2 moves */
@@ -270,6 +294,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info_uci),
         cmocka_unit_test(test_info_uci_mate),
+        cmocka_unit_test(test_info_tables),
         cmocka_unit_test(test_score_mate_moves),
         cmocka_unit_test(test_info_ucci),
         cmocka_unit_test(test_info_ucci_read_by_guis),

@@ -66,6 +66,23 @@ static void test_mate_scores_are_node_relative(void **state) {
     assert_int_equal(score_to_tt(-(SCORE_MATE - 3), 2), -(SCORE_MATE - 1));
 }
 
+/* Endgame-table results too: a table win found at ply 6 and read back at
+ * ply 2 is 4 plies nearer the root, and stays in the table band. */
+static void test_table_scores_are_node_relative(void **state) {
+    (void)state;
+    assert_true(tt_resize(1));
+    Key key = 0x0123456789ABCDEFULL;
+    tt_store(key, 6, MOVE_NONE, SCORE_TB_WIN - 6, SCORE_NONE, 9, BOUND_LOWER, false);
+    TTHit hit;
+    assert_true(tt_probe(key, 2, &hit));
+    assert_int_equal(hit.score, SCORE_TB_WIN - 2);
+    assert_int_equal(hit.bound, BOUND_LOWER);
+    tt_store(key, 4, MOVE_NONE, -(SCORE_TB_WIN - 4), SCORE_NONE, 9, BOUND_UPPER, false);
+    assert_true(tt_probe(key, 9, &hit));
+    assert_int_equal(hit.score, -(SCORE_TB_WIN - 9));
+    assert_true(score_is_decisive(hit.score) && !score_is_mate(hit.score));
+}
+
 static void test_move_kept_when_storing_without_one(void **state) {
     (void)state;
     assert_true(tt_resize(1));
@@ -126,6 +143,7 @@ int main(void) {
         cmocka_unit_test(test_store_probe_round_trip),
         cmocka_unit_test(test_pv_flag_round_trip),
         cmocka_unit_test(test_mate_scores_are_node_relative),
+        cmocka_unit_test(test_table_scores_are_node_relative),
         cmocka_unit_test(test_move_kept_when_storing_without_one),
         cmocka_unit_test(test_bucket_replacement_keeps_the_deep_entry),
         cmocka_unit_test(test_clear_and_hashfull),

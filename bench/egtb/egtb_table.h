@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "egtb_index.h"
+#include "egtb/egtb_index.h"
 
 enum { EGTB_ILLEGAL = 0xFFFF };
 

@@ -6,233 +6,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "egtb_lzma.h"
+#include "egtb/egtb_file.h"
+#include "egtb_lzma_enc.h"
 
+/* The header constants as egtb_file.c reads them. */
 enum { XQ_WDL_MAGIC = 0x7550918f, XQ_DTC_MAGIC = 0xb19122de, XQ_SINGULAR = 0x80, XQ_WDL_BLOCK = 65536 };
 static const uint64_t XqChecksumSeed = 0xf0f0f0f0f0f0ULL;
 
-static uint64_t rd64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-static uint32_t rd32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-
-/* XXH64 (the public specification). */
-static const uint64_t P1 = 0x9E3779B185EBCA87ULL, P2 = 0xC2B2AE3D27D4EB4FULL, P3 = 0x165667B19E3779F9ULL,
-                      P4 = 0x85EBCA77C2B2AE63ULL, P5 = 0x27D4EB2F165667C5ULL;
-
-static uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-static uint64_t xxh_round(uint64_t acc, uint64_t input) { return rotl64(acc + input * P2, 31) * P1; }
-static uint64_t xxh_merge(uint64_t acc, uint64_t v) { return (acc ^ xxh_round(0, v)) * P1 + P4; }
-
-uint64_t egtb_xxh64(const void *data, size_t size, uint64_t seed) {
-    const uint8_t *p = data, *end = p + size;
-    uint64_t h;
-    if (size >= 32) {
-        uint64_t v1 = seed + P1 + P2, v2 = seed + P2, v3 = seed, v4 = seed - P1;
-        for (; end - p >= 32; p += 32) {
-            v1 = xxh_round(v1, rd64(p));
-            v2 = xxh_round(v2, rd64(p + 8));
-            v3 = xxh_round(v3, rd64(p + 16));
-            v4 = xxh_round(v4, rd64(p + 24));
-        }
-        h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
-        h = xxh_merge(h, v1);
-        h = xxh_merge(h, v2);
-        h = xxh_merge(h, v3);
-        h = xxh_merge(h, v4);
-    } else {
-        h = seed + P5;
-    }
-    h += (uint64_t)size;
-    for (; end - p >= 8; p += 8)
-        h = rotl64(h ^ xxh_round(0, rd64(p)), 27) * P1 + P4;
-    if (end - p >= 4) {
-        h = rotl64(h ^ (uint64_t)rd32(p) * P1, 23) * P2 + P3;
-        p += 4;
-    }
-    for (; p < end; p++)
-        h = rotl64(h ^ *p * P5, 11) * P1;
-    h ^= h >> 33;
-    h *= P2;
-    h ^= h >> 29;
-    h *= P3;
-    h ^= h >> 32;
-    return h;
-}
-
-/* An LZ4 length: the nibble, plus 255-runs of extra bytes when it is 15. */
-static bool lz4_length(const uint8_t **p, const uint8_t *end, size_t *len) {
-    if (*len != 15) return true;
-    for (;;) {
-        if (*p >= end) return false;
-        uint8_t b = *(*p)++;
-        *len += b;
-        if (b != 255) return true;
-    }
-}
-
-bool egtb_lz4_decode(const uint8_t *src, size_t src_size, uint8_t *dst, size_t dst_size, const uint8_t *dict,
-                     size_t dict_size) {
-    const uint8_t *p = src, *end = src + src_size;
-    size_t out = 0;
-    while (p < end) {
-        uint8_t token = *p++;
-        size_t lit = token >> 4;
-        if (!lz4_length(&p, end, &lit) || lit > (size_t)(end - p) || lit > dst_size - out) return false;
-        memcpy(dst + out, p, lit);
-        p += lit;
-        out += lit;
-        if (p == end) break; /* the last sequence has literals only */
-        if (end - p < 2) return false;
-        size_t offset = rd16(p);
-        p += 2;
-        size_t len = token & 15;
-        if (offset == 0 || !lz4_length(&p, end, &len)) return false;
-        len += 4;
-        if (len > dst_size - out || offset > out + dict_size) return false;
-        for (size_t i = 0; i < len; i++, out++) /* byte by byte: the match may overlap its copy */
-            dst[out] = out >= offset ? dst[out - offset] : dict[dict_size - (offset - out)];
-    }
-    return out == dst_size;
-}
-
-/* What both file kinds start with: the size, the checksum, the magic, and
- * the material key with the table count (1 or 2) that must fit lay. */
-static bool check_header(const EgtbLayout *lay, const uint8_t *file, size_t size, uint32_t magic, const char *kind,
-                         int *tables, char *err, size_t errlen) {
-    if (size < 16 || (size & 63) != 8) {
-        snprintf(err, errlen, "not a xiangqitb file (size %zu is not 64 k + 8)", size);
-        return false;
-    }
-    if (egtb_xxh64(file, size - 8, XqChecksumSeed) != rd64(file + size - 8)) {
-        snprintf(err, errlen, "XXH64 checksum mismatch (corrupt file)");
-        return false;
-    }
-    if (rd32(file) != magic) {
-        snprintf(err, errlen, "not a xiangqitb %s file (magic %08x)", kind, rd32(file));
-        return false;
-    }
-    uint32_t key_tables = rd32(file + 4);
-    *tables = (int)(key_tables & 3);
-    if ((key_tables >> 2) != egtb_sig_material_key(&lay->mat) || *tables < 1 || *tables > 2) {
-        snprintf(err, errlen, "material key or table count does not fit the signature");
-        return false;
-    }
-    return true;
-}
-
 bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, uint8_t *wdl[COLOR_NB], int *tables,
                        char *err, size_t errlen) {
-    if (!check_header(lay, file, size, XQ_WDL_MAGIC, "WDL", tables, err, errlen)) return false;
-    uint64_t n = lay->positions, packed = (n + 3) / 4;
-    size_t at = 8;
-    const uint8_t *end = file + size - 8;
-    struct {
-        bool singular;
-        uint8_t value;
-        int width;
-        uint32_t tail, block, blocks;
-        uint64_t data_size;
-        const uint8_t *dict, *offsets, *data;
-        size_t dict_size;
-    } t[COLOR_NB];
-    memset(t, 0, sizeof t);
-#define NEED(k)                                                                                                        \
-    do {                                                                                                               \
-        if ((size_t)(end - file) - at < (size_t)(k)) goto truncated;                                                   \
-    } while (0)
-    for (int c = 0; c < *tables; c++) {
-        NEED(2);
-        if (file[at] & XQ_SINGULAR) {
-            t[c].singular = true;
-            t[c].value = file[at + 1];
-            at += 2;
-            continue;
-        }
-        NEED(20);
-        t[c].width = file[at + 1];
-        t[c].tail = rd16(file + at + 2);
-        t[c].block = rd32(file + at + 4);
-        t[c].blocks = rd32(file + at + 8);
-        t[c].data_size = rd64(file + at + 12);
-        at += 20;
-        if ((t[c].width != 4 && t[c].width != 6) || t[c].block == 0 || t[c].block > (1u << 24) ||
-            (uint64_t)t[c].block * (t[c].blocks - (t[c].tail != 0)) + t[c].tail != packed || t[c].blocks == 0) {
-            snprintf(err, errlen, "table %d: block layout does not give %llu packed bytes", c,
-                     (unsigned long long)packed);
-            return false;
-        }
-    }
-    for (int c = 0; c < *tables; c++) {
-        if (t[c].singular) continue;
-        NEED(2);
-        t[c].dict_size = rd16(file + at);
-        at += 2;
-        NEED(t[c].dict_size);
-        t[c].dict = file + at;
-        at += t[c].dict_size;
-        if (t[c].dict_size) at += at & 1;
-    }
-    for (int c = 0; c < *tables; c++) {
-        if (t[c].singular) continue;
-        NEED((uint64_t)t[c].blocks * (uint64_t)(2 + t[c].width));
-        t[c].offsets = file + at;
-        at += (size_t)t[c].blocks * (size_t)(2 + t[c].width);
-    }
-    for (int c = 0; c < *tables; c++) {
-        if (t[c].singular) continue;
-        at = (at + 63) & ~(size_t)63;
-        NEED(t[c].data_size);
-        t[c].data = file + at;
-        at += t[c].data_size;
-    }
-#undef NEED
+    EgtbFile f;
+    if (!egtb_file_parse(&f, EGTB_FILE_WDL, lay, file, size, err, errlen)) return false;
+    *tables = f.tables;
+    uint64_t n = lay->positions;
     uint8_t *buf = NULL;
-    for (int c = 0; c < *tables; c++) {
-        if (t[c].singular) {
-            if (t[c].value > XQ_WDL_WIN) {
-                snprintf(err, errlen, "table %d: singular value %u", c, t[c].value);
-                free(buf);
-                return false;
-            }
-            memset(wdl[c], t[c].value, n);
+    for (int c = 0; c < f.tables; c++) {
+        const EgtbFileTable *t = &f.t[c];
+        if (t->singular) {
+            memset(wdl[c], t->value, n);
             continue;
         }
-        uint8_t *grown = realloc(buf, t[c].block);
-        if (!grown) {
-            free(buf);
+        if (!buf && !(buf = malloc(EGTB_WDL_BLOCK_MAX))) {
             snprintf(err, errlen, "out of memory");
             return false;
         }
-        buf = grown;
         uint64_t pos = 0;
-        for (uint32_t b = 0; b < t[c].blocks; b++) {
-            const uint8_t *o = t[c].offsets + (size_t)b * (size_t)(2 + t[c].width);
-            uint64_t csize = rd16(o), off = rd32(o + 2);
-            if (t[c].width == 6) off |= (uint64_t)rd16(o + 6) << 32;
-            size_t want = b == t[c].blocks - 1 && t[c].tail ? t[c].tail : t[c].block;
-            if (off > t[c].data_size || csize > t[c].data_size - off ||
-                !egtb_lz4_decode(t[c].data + off, csize, buf, want, t[c].dict, t[c].dict_size)) {
+        for (uint32_t b = 0; b < t->blocks; b++) {
+            if (!egtb_file_block(&f, t, b, buf, NULL)) {
                 snprintf(err, errlen, "table %d block %u: bad LZ4 data", c, b);
                 free(buf);
                 return false;
             }
-            for (size_t i = 0; i < want && pos < n; i++)
+            for (size_t i = 0; i < egtb_file_block_size(t, b) && pos < n; i++)
                 for (int k = 0; k < 4 && pos < n; k++)
                     wdl[c][pos++] = (buf[i] >> (2 * k)) & 3;
         }
     }
     free(buf);
     return true;
-truncated:
-    snprintf(err, errlen, "file ends inside its header");
-    return false;
 }
 
 /* LZ4 block rules every decoder relies on: the last 5 bytes are literals
@@ -273,11 +84,11 @@ size_t egtb_lz4_encode(const uint8_t *src, size_t size, uint8_t *dst, size_t dst
     memset(table, 0, sizeof table);
     size_t anchor = 0, at = 0, i = 0;
     while (size >= LZ4_MF_LIMIT + 1 && i + LZ4_MF_LIMIT <= size) {
-        uint32_t seq = rd32(src + i);
+        uint32_t seq = egtb_rd32(src + i);
         uint32_t h = (seq * 2654435761u) >> (32 - LZ4_HASH_BITS);
         size_t cand = table[h];
         table[h] = (uint32_t)(i + 1);
-        if (cand == 0 || i - (cand - 1) > 65535 || rd32(src + cand - 1) != seq) {
+        if (cand == 0 || i - (cand - 1) > 65535 || egtb_rd32(src + cand - 1) != seq) {
             i++;
             continue;
         }
@@ -459,79 +270,40 @@ bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t er
 
 bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtc[COLOR_NB], int *tables,
                        bool *order128, char *err, size_t errlen) {
-    if (!check_header(lay, file, size, XQ_DTC_MAGIC, "DTC", tables, err, errlen)) return false;
-    uint64_t n = lay->positions, bytes = 2 * n;
-    size_t at = 8, body = size - 8;
-    struct {
-        bool singular;
-        uint32_t tail, block, blocks;
-        uint64_t data_size;
-        const uint8_t *offsets, *data;
-    } t[COLOR_NB];
-    memset(t, 0, sizeof t);
-    *order128 = false;
-    for (int c = 0; c < *tables; c++) {
-        if (body - at < 2) goto truncated;
-        if (file[at] & XQ_SINGULAR) {
-            t[c].singular = true;
-            at += 2;
-            continue;
-        }
-        if (body - at < 22) goto truncated;
-        *order128 |= file[at + 1] != 0;
-        t[c].tail = rd32(file + at + 2);
-        t[c].block = rd32(file + at + 6);
-        t[c].blocks = rd32(file + at + 10);
-        t[c].data_size = rd64(file + at + 14);
-        at += 22;
-        if (t[c].block == 0 || t[c].block > (1u << 24) || t[c].blocks == 0 || t[c].tail >= t[c].block ||
-            (uint64_t)t[c].block * (t[c].blocks - (t[c].tail != 0)) + t[c].tail != bytes) {
-            snprintf(err, errlen, "table %d: block layout does not give %llu bytes", c, (unsigned long long)bytes);
-            return false;
-        }
-    }
-    for (int c = 0; c < *tables; c++) {
-        if (t[c].singular) continue;
-        if ((body - at) / 8 < t[c].blocks) goto truncated;
-        t[c].offsets = file + at;
-        at += (size_t)t[c].blocks * 8;
-    }
-    for (int c = 0; c < *tables; c++) {
-        if (t[c].singular) continue;
-        at = (at + 63) & ~(size_t)63;
-        if (at > body || body - at < t[c].data_size) goto truncated;
-        t[c].data = file + at;
-        at += t[c].data_size;
-    }
-    for (int c = 0; c < *tables; c++) {
-        if (t[c].singular) {
+    EgtbFile f;
+    if (!egtb_file_parse(&f, EGTB_FILE_DTC, lay, file, size, err, errlen)) return false;
+    *tables = f.tables;
+    *order128 = f.order128;
+    uint64_t n = lay->positions;
+    uint8_t *buf = NULL;
+    EgtbLzmaWork *work = NULL;
+    bool ok = true;
+    for (int c = 0; ok && c < f.tables; c++) {
+        const EgtbFileTable *t = &f.t[c];
+        if (t->singular) {
             memset(dtc[c], 0, n * sizeof(uint16_t));
             continue;
         }
-        uint8_t *buf = malloc(t[c].block);
-        if (!buf) {
+        if (!buf && (!(buf = malloc(EGTB_DTC_BLOCK_MAX)) || !(work = malloc(sizeof *work)))) {
             snprintf(err, errlen, "out of memory");
-            return false;
+            ok = false;
+            break;
         }
         uint64_t pos = 0;
-        for (uint32_t b = 0; b < t[c].blocks; b++) {
-            uint64_t e = rd64(t[c].offsets + (size_t)b * 8), csize = e & 0xFFFFF, off = e >> 20;
-            size_t want = b == t[c].blocks - 1 && t[c].tail ? t[c].tail : t[c].block;
-            if (off > t[c].data_size || csize > t[c].data_size - off ||
-                !egtb_lzma_decode_block(t[c].data + off, csize, buf, want)) {
+        for (uint32_t b = 0; ok && b < t->blocks; b++) {
+            if (!egtb_file_block(&f, t, b, buf, work)) {
                 snprintf(err, errlen, "table %d block %u: bad LZMA data", c, b);
-                free(buf);
-                return false;
+                ok = false;
+                break;
             }
+            size_t want = egtb_file_block_size(t, b);
             for (size_t i = 0; i + 1 < want && pos < n; i += 2)
-                dtc[c][pos++] = rd16(buf + i);
+                dtc[c][pos++] = egtb_rd16(buf + i);
         }
-        free(buf);
     }
-    return true;
-truncated:
-    snprintf(err, errlen, "file ends inside its header");
-    return false;
+    free(buf);
+    free(work);
+    return ok;
 }
 
 enum { XQ_DTC_BLOCK = 1 << 20, XQ_DTC_CSIZE_MAX = (1 << 20) - 1 };

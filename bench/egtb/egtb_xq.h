@@ -1,32 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
- * xiangqitb's files (docs/egtb.md, "File layout"): so far the WDL file
- * (NAME.lzw: LZ4 blocks, optional external dictionary, XXH64 trailer), read
- * and written. The DTC/DTM files need LZMA, which is not written yet.
- *
- * Written from the format description, not from xiangqitb's code: the LZ4
- * block format and XXH64 are public specifications.
+ * xiangqitb's files (docs/egtb.md, "File layout") as whole tables: the
+ * WDL file (NAME.lzw: LZ4 blocks) and the DTC file (NAME.lzdtc: LZMA
+ * blocks), read through the engine's reader (engine/egtb/egtb_file.h) and
+ * written with the encoders here. Written from the format description, not
+ * from xiangqitb's code.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "egtb_index.h"
+#include "egtb/egtb_codec.h"
+#include "egtb/egtb_file.h"
+#include "egtb/egtb_index.h"
 #include "egtb_table.h"
-
-/* XXH64 of data with seed. */
-uint64_t egtb_xxh64(const void *data, size_t size, uint64_t seed);
-
-/* Decode one LZ4 block (no frame) of src into dst (exactly dst_size bytes
- * expected), with dict (may be empty) as the history before dst; false on
- * any malformed or mis-sized input. */
-bool egtb_lz4_decode(const uint8_t *src, size_t src_size, uint8_t *dst, size_t dst_size, const uint8_t *dict,
-                     size_t dict_size);
-
-/* xiangqitb's WDL entries: 0 draw, 1 loss, 2 win, 3 illegal (only
- * trustworthy for legal positions: illegal runs are overwritten). */
-enum { XQ_WDL_DRAW = 0, XQ_WDL_LOSS = 1, XQ_WDL_WIN = 2, XQ_WDL_ILLEGAL = 3 };
 
 /* Parse a xiangqitb WDL file of lay's signature held in memory: one byte
  * per index into wdl[RED] (white to move) and, when the file has two

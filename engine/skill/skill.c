@@ -104,7 +104,7 @@ int skill_pick(const SkillPlan *p, const Score *scores, int n) {
     for (int i = 1; i < n; i++)
         if (scores[i] > scores[best]) best = i;
     Score top = scores[best];
-    if (p->lines <= 1 || p->temperature <= 0 || top == -SCORE_INFINITE || top >= SCORE_MATE_IN_MAX) return best;
+    if (p->lines <= 1 || p->temperature <= 0 || top == -SCORE_INFINITE || top >= SCORE_TB_WIN_IN_MAX) return best;
     double weight[MAX_MOVES], total = 0;
     for (int i = 0; i < n && i < MAX_MOVES; i++) {
         double loss = (double)top - scores[i];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Fuzz the endgame-table code of bench/egtb. The first byte picks what the
- * rest is:
+/* Fuzz the endgame-table code: the engine's reader (engine/egtb) and the
+ * generator's whole-table reads (bench/egtb). The first byte picks what
+ * the rest is:
  *   1  a signature, then up to 8 bytes of index: a parsed name round-trips,
  *      and for up to three pieces besides the kings the index decodes to a
  *      position that indexes back to itself or its file-mirror twin (for a
@@ -10,11 +11,23 @@
  *      checksum; egtb_xq_parse_wdl() then accepts or refuses it without
  *      reading out of bounds.
  *   3  the same for a xiangqitb DTC file of KRKA (egtb_xq_parse_dtc, whose
- *      blocks go through the LZMA decoder). */
+ *      blocks go through the LZMA decoder).
+ *   4  the engine's reader block by block: a byte choosing WDL or DTC,
+ *      then the file body (checksum appended as above); egtb_file_parse()
+ *      accepts or refuses it, and every block of an accepted file decodes
+ *      or fails into a buffer of exactly its size (ASan sees any overrun).
+ *   5  the engine's prober end to end: the same body written as KRKA.lzw
+ *      or KRKA.lzdtc in a scratch directory, loaded by egtb_load() (mmap),
+ *      then a few KRKA positions probed: a value or a refusal, no crash. */
 #include <stdbool.h>
 
+#include <unistd.h>
+
+#include "egtb/egtb_file.h"
+#include "egtb/egtb_probe.h"
 #include "egtb_table.h"
 #include "egtb_xq.h"
+#include "fen.h"
 #include "fuzz_common.h"
 
 enum { SIG_TEXT_MAX = 16 };
@@ -112,11 +125,88 @@ static void fuzz_xq_wdl(const uint8_t *data, size_t size) {
     free(file);
 }
 
+static void fuzz_file_blocks(const uint8_t *data, size_t size) {
+    static EgtbLzmaWork work;
+    if (size == 0) return;
+    EgtbFileKind kind = data[0] & 1 ? EGTB_FILE_DTC : EGTB_FILE_WDL;
+    size_t n;
+    uint8_t *file = with_checksum(data + 1, size - 1, &n);
+    EgtbFile f;
+    char err[300];
+    if (!egtb_file_parse(&f, kind, krka(), file, n, err, sizeof err)) {
+        FUZZ_CHECK(err[0] != '\0');
+        free(file);
+        return;
+    }
+    FUZZ_CHECK(f.tables == 1 || f.tables == 2);
+    for (int c = 0; c < f.tables; c++) {
+        const EgtbFileTable *t = &f.t[c];
+        for (uint32_t b = 0; !t->singular && b < t->blocks && b < 4; b++) {
+            uint8_t *dst = malloc(egtb_file_block_size(t, b)); /* exact: ASan sees any overrun */
+            FUZZ_CHECK(dst != NULL);
+            (void)egtb_file_block(&f, t, b, dst, &work);
+            free(dst);
+        }
+    }
+    free(file);
+}
+
+static char ProberDir[64]; /* the scratch directory of fuzz_prober */
+
+static void prober_cleanup(void) {
+    char path[128];
+    static const char *const Names[2] = {"KRKA.lzw", "KRKA.lzdtc"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s", ProberDir, Names[k]);
+        remove(path);
+    }
+    rmdir(ProberDir);
+}
+
+static void fuzz_prober(const uint8_t *data, size_t size) {
+    char *dir = ProberDir;
+    static const char *const Fens[] = {"3k5/4a4/9/9/9/9/9/9/9/R3K4 w - - 0 1", "3k5/4a4/9/9/9/9/9/9/9/R3K4 b - - 0 1",
+                                       "4k4/9/3a5/9/9/9/9/9/4R4/3K5 b - - 0 1", "5k3/4a4/9/9/2R6/9/9/9/9/4K4 w - - 0 1"};
+    static const char *const Ext[2] = {".lzw", ".lzdtc"};
+    static Position pos;
+    if (size == 0) return;
+    if (!dir[0]) {
+        snprintf(ProberDir, sizeof ProberDir, "/tmp/tuong-fuzz-egtb-XXXXXX");
+        FUZZ_CHECK(mkdtemp(ProberDir) != NULL);
+        atexit(prober_cleanup);
+    }
+    char path[128];
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/KRKA%s", dir, Ext[k]);
+        remove(path);
+    }
+    size_t n;
+    uint8_t *file = with_checksum(data + 1, size - 1, &n);
+    snprintf(path, sizeof path, "%s/KRKA%s", dir, Ext[data[0] & 1]);
+    FILE *out = fopen(path, "wb");
+    FUZZ_CHECK(out != NULL);
+    FUZZ_CHECK(fwrite(file, 1, n, out) == n);
+    fclose(out);
+    free(file);
+    egtb_load(dir, NULL, NULL);
+    for (size_t i = 0; i < sizeof Fens / sizeof Fens[0]; i++) {
+        char err[200];
+        FUZZ_CHECK(fen_parse(&pos, Fens[i], err, sizeof err));
+        EgtbWdl wdl;
+        EgtbDtc dtc;
+        if (egtb_probe_wdl(&pos, &wdl)) FUZZ_CHECK(wdl >= EGTB_LOSS && wdl <= EGTB_WIN);
+        if (egtb_probe_dtc(&pos, &dtc)) FUZZ_CHECK(dtc.v <= 0x3FF);
+    }
+    egtb_unload();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_engine_init();
     if (size == 0) return 0;
     if (data[0] == 1) fuzz_signature(data + 1, size - 1);
     else if (data[0] == 2) fuzz_xq_wdl(data + 1, size - 1);
     else if (data[0] == 3) fuzz_xq_dtc(data + 1, size - 1);
+    else if (data[0] == 4) fuzz_file_blocks(data + 1, size - 1);
+    else if (data[0] == 5) fuzz_prober(data + 1, size - 1);
     return 0;
 }

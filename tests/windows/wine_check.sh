@@ -10,7 +10,8 @@
 #      accepts as legal; `stop` during `go infinite` answered within 100 ms
 #      (best of up to five tries: on a busy machine even `isready` can take
 #      that long; TUONG_WINE_STOP_MS overrides the bound); `quit` exits
-#      with status 0;
+#      with status 0; when the Linux build has tuong-egtb, a KRKA table it
+#      makes is loaded (MapViewOfFile) and probed: tbhits on the info line;
 #   3. two games of tuong.exe against the Linux tuong under the Linux
 #      tuong-match, and two games of tuong-match.exe between two tuong.exe:
 #      no crash, illegal move, time forfeit or missing move.
@@ -91,6 +92,23 @@ session() { # ucci | uci
     fail "$dialect: bestmove '$move' is not legal after h2e2 h9g7"
   fi
   ok "$dialect: CRLF session, legal bestmove $move"
+  if [ -n "$tables" ]; then
+    local say="info string"
+    if [ "$dialect" = ucci ]; then
+      send "setoption egtbpaths Z:$tables"
+      say="info message"
+    else
+      send "setoption name EGTBPath value Z:$tables"
+    fi
+    expect "$say endgame tables: 2 with WDL"
+    send "position fen 3k5/4a4/9/9/9/9/9/9/9/R3K4 w - - 0 1"
+    send "go depth 3"
+    expect "info depth 3 "
+    [[ $REPLY == *" tbhits "* ]] || fail "$dialect: no tbhits in '$REPLY'"
+    expect "bestmove "
+    send "position startpos"
+    ok "$dialect: endgame tables mapped and probed"
+  fi
   local best=999999 try t0 t1
   for try in $(seq $TRIES); do
     send "go infinite"
@@ -114,8 +132,16 @@ session() { # ucci | uci
   [ $rc -eq 0 ] || fail "$dialect: quit exited with status $rc"
   ok "$dialect: quit exits 0"
 }
+# Endgame tables for the sessions (Linux tuong-egtb, bench/egtb is not in
+# the Windows build); wine sees the Linux file system as drive Z:.
+tables=
+if [ -x "$linux/tuong-egtb" ]; then
+  tables=$(mktemp -d)
+  "$linux/tuong-egtb" build --out "$tables" KRKA >/dev/null || fail "tuong-egtb could not build KRKA"
+fi
 session ucci
 session uci
+[ -z "$tables" ] || rm -rf "$tables"
 
 # 3. Games: no crash, illegal move, forfeit or missing move.
 check_games() { # log, what

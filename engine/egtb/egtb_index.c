@@ -219,8 +219,12 @@ bool egtb_layout_init(EgtbLayout *lay, const EgtbMaterial *mat) {
 }
 
 uint64_t egtb_index_of(const EgtbLayout *lay, const Position *pos, Color *side) {
+    /* The engine probes this in its search: counts and squares from the
+     * bitboards, not from a walk over the 90 points. */
     EgtbMaterial m;
-    egtb_sig_of_position(pos, &m);
+    for (int c = 0; c < COLOR_NB; c++)
+        for (int t = 0; t < TYPE_NB; t++)
+            m.count[c][t] = t == NO_TYPE ? 0 : (uint8_t)bb_popcount(pos_pieces(pos, (Color)c, (PieceType)t));
     bool flip = egtb_sig_normalise(&m);
     if (egtb_sig_symmetric(&m) && pos->side == BLACK) flip = true;
 
@@ -231,9 +235,9 @@ uint64_t egtb_index_of(const EgtbLayout *lay, const Position *pos, Color *side) 
     memset(fill, 0, sizeof fill);
     for (int g = 0; g < EGTB_CLASS_NB; g++) group_of_class[g] = -1;
     for (int g = 0; g < lay->ngroups; g++) group_of_class[lay->cls[g]] = g;
-    for (Square s = 0; s < SQUARE_NB; s++) {
+    for (Bitboard occ = pos->occ; occ;) {
+        Square s = bb_pop_lsb(&occ);
         Piece pc = pos->board[s];
-        if (pc == NO_PIECE) continue;
         Color c = flip ? (Color)!color_of(pc) : color_of(pc);
         Square ts = flip ? relative_square(BLACK, s) : s;
         PieceType t = type_of(pc);
@@ -274,7 +278,7 @@ bool egtb_decode(const EgtbLayout *lay, uint64_t index, Color side, Position *po
 
 /* Two uncrossed pawns of one side on one file: no game reaches it (pawns
  * change files only after crossing). xiangqitb marks it illegal too. */
-static bool stacked_uncrossed_pawns(const Position *pos) {
+bool egtb_pawns_stacked(const Position *pos) {
     for (int c = 0; c < COLOR_NB; c++) {
         Bitboard pawns = pos_pieces(pos, (Color)c, PAWN);
         while (pawns) {
@@ -289,5 +293,5 @@ static bool stacked_uncrossed_pawns(const Position *pos) {
 bool egtb_decoded_legal(const Position *pos) {
     Color them = (Color)!pos->side;
     return !pos_attacked(pos, pos->king_sq[them], pos->side, pos->occ, pos->occ_t, 0) &&
-           !stacked_uncrossed_pawns(pos);
+           !egtb_pawns_stacked(pos);
 }

@@ -79,3 +79,6 @@ bool egtb_decode(const EgtbLayout *lay, uint64_t index, Color side, Position *po
  * not in check (kings facing included), and no two uncrossed pawns of one
  * side on one file? */
 bool egtb_decoded_legal(const Position *pos);
+/* Two uncrossed pawns of one side on one file: no game reaches it, and
+ * xiangqitb counts it illegal (its table entry means nothing). */
+bool egtb_pawns_stacked(const Position *pos);
