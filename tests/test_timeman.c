@@ -78,6 +78,36 @@ static void test_fast_increment_game_never_flags(void **state) {
     }
 }
 
+/* Under half a second the hard limit leaves 100 ms beyond the overhead for
+ * a loaded machine's latency: 80 % of a 228 ms clock (152 ms) lost games on
+ * time at 10+0.1 with other jobs on both cores (issue 30). */
+static void test_low_clock_keeps_a_latency_reserve(void **state) {
+    (void)state;
+    TimeManager tm;
+    for (int ply = 0; ply <= 200; ply += 50) {
+        for (int64_t clock = 130; clock <= 500; clock += 7) {
+            SearchLimits l = clock_limits(clock, 100, 0);
+            tm_init(&tm, &l, 30, false, ply);
+            assert_true(tm.hard_ms <= (clock - 130 > 1 ? clock - 130 : 1));
+            assert_true(tm.soft_ms <= tm.hard_ms);
+        }
+    }
+    SearchLimits l = clock_limits(228, 100, 0);
+    tm_init(&tm, &l, 30, false, 100);
+    assert_int_equal(tm.hard_ms, 98);
+    /* With movestogo too, and no more than that: a long clock keeps 20 %. */
+    l = clock_limits(300, 0, 2);
+    tm_init(&tm, &l, 30, false, 0);
+    assert_true(tm.hard_ms <= 300 - 130);
+    l = clock_limits(5000, 0, 1);
+    tm_init(&tm, &l, 30, false, 0);
+    assert_int_equal(tm.hard_ms, 5000 * 8 / 10 - 30);
+    /* Below the reserve it moves at once rather than into the flag. */
+    l = clock_limits(120, 100, 0);
+    tm_init(&tm, &l, 30, false, 100);
+    assert_int_equal(tm.hard_ms, 1);
+}
+
 static void test_movestogo_one_keeps_a_margin(void **state) {
     (void)state;
     SearchLimits l = clock_limits(2000, 0, 1);
@@ -128,6 +158,7 @@ int main(void) {
         cmocka_unit_test(test_movetime_is_fixed),
         cmocka_unit_test(test_no_clock_means_no_limit),
         cmocka_unit_test(test_fast_increment_game_never_flags),
+        cmocka_unit_test(test_low_clock_keeps_a_latency_reserve),
         cmocka_unit_test(test_movestogo_one_keeps_a_margin),
         cmocka_unit_test(test_scaling_stays_under_hard_limit),
         cmocka_unit_test(test_ponder_gives_a_little_more),
