@@ -165,7 +165,8 @@ static int egtb_convert(const char *args, char *out, size_t outlen) {
  * and twice without, at one node a move: with the tables every won game is
  * converted (the chariot's side wins: the root moves are ranked by DTC,
  * however small the search) and the drawn ones are kept. Without them the
- * one-node searches convert none of these. */
+ * one-node searches convert none of these. Then drawn KNKA positions with
+ * the horse to move (-m strong). */
 static void test_egtb_convert_counts(void **state) {
     (void)state;
     char dir[64], out[4096], args[1024], cmd[1024];
@@ -181,7 +182,17 @@ static void test_egtb_convert_counts(void **state) {
     snprintf(cmd, sizeof cmd, "test $(wc -l < %s/out/games.tsv) -eq 12 && test $(grep -c '^on\tKRKA\twin\tw\t1-0\t' %s/out/games.tsv) -eq 4",
              dir, dir);
     assert_int_equal(system(cmd), 0);
+    /* Drawn KNKA positions with the horse to move: the tables keep the draw. */
+    snprintf(cmd, sizeof cmd, "'%s/tuong-egtb' build --out %s/tb KNKA >/dev/null", TUONG_BUILD_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "-w 0 -d 2 -m strong -n 1 -o %s/draws '%s' %s/tb KNKA", dir, TUONG_BINARY, dir);
+    assert_int_equal(egtb_convert(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\nKNKA     on          0 / 0              -     4 / 4   \n"));
+    snprintf(cmd, sizeof cmd, "test $(grep -c '^on\tKNKA\tdraw\tw\t' %s/draws/games.tsv) -eq 4", dir);
+    assert_int_equal(system(cmd), 0);
     /* Bad input: one error line, exit status 2. */
+    assert_int_equal(egtb_convert("-m red build/tuong /tmp KRKA", out, sizeof out), 2);
+    assert_string_equal(out, "egtb_convert.sh: error: -m wants strong, weak or any, not 'red'\n");
     assert_int_equal(egtb_convert("-n lots build/tuong /tmp KRKA", out, sizeof out), 2);
     assert_string_equal(out, "egtb_convert.sh: error: nodes wants a number, not 'lots'\n");
     assert_int_equal(egtb_convert("/nonexistent/tuong /tmp KRKA", out, sizeof out), 2);

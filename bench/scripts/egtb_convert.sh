@@ -7,12 +7,14 @@
 # played out by tuong-match at a fixed node count, Tuong against itself:
 # once with UseEGTB on both sides, once with it off on both sides.
 #
-#   bench/scripts/egtb_convert.sh [-w WON] [-d DRAWN] [-n NODES] [-s SEED]
-#                                 [-c GAMES] [-o DIR] TUONG TBDIR SIG...
+#   bench/scripts/egtb_convert.sh [-w WON] [-d DRAWN] [-m SIDE] [-n NODES]
+#                                 [-s SEED] [-c GAMES] [-o DIR] TUONG TBDIR SIG...
 #
 # WON defaults to 50, DRAWN to 10, NODES to 20000, SEED to 1, -c (games at
-# once) to 1. TUONG is the engine; tuong-egtb and tuong-match are taken
-# from its directory. The sampled positions, PGN and one line per game
+# once) to 1. Won positions have the winner to move; drawn ones the side
+# SIDE: strong (the attacking side), weak or any (the default; most drawn
+# positions have the weaker side to move, often about to capture). TUONG is
+# the engine; tuong-egtb and tuong-match are taken from its directory. The sampled positions, PGN and one line per game
 # (games.tsv) go to DIR (default: a new directory under /tmp). tuong-match
 # plays every position twice, with the engines' colours swapped; both
 # games start with the side to move of the position, so every game counts.
@@ -21,14 +23,15 @@
 # 120 plies); a drawn game is kept when it is not lost by either side.
 set -euo pipefail
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "egtb_convert.sh: error: $*" >&2; exit 2; }
 
-won=50 drawn=10 nodes=20000 seed=1 conc=1 out=
-while getopts "w:d:n:s:c:o:h" opt; do
+won=50 drawn=10 side=any nodes=20000 seed=1 conc=1 out=
+while getopts "w:d:m:n:s:c:o:h" opt; do
   case $opt in
     w) won=$OPTARG ;;
     d) drawn=$OPTARG ;;
+    m) side=$OPTARG ;;
     n) nodes=$OPTARG ;;
     s) seed=$OPTARG ;;
     c) conc=$OPTARG ;;
@@ -44,6 +47,7 @@ for n in "won:$won" "drawn:$drawn" "nodes:$nodes" "seed:$seed" "games at once:$c
   [[ ${n#*:} =~ ^[0-9]+$ ]] || die "${n%%:*} wants a number, not '${n#*:}'"
 done
 [ "$won" -gt 0 ] || [ "$drawn" -gt 0 ] || die "nothing to play: -w and -d are both 0"
+[[ $side =~ ^(strong|weak|any)$ ]] || die "-m wants strong, weak or any, not '$side'"
 [ -x "$tuong" ] || die "no engine '$tuong'"
 bin=$(dirname "$tuong")
 for tool in tuong-egtb tuong-match; do [ -x "$bin/$tool" ] || die "no $tool next to $tuong"; done
@@ -51,15 +55,17 @@ for tool in tuong-egtb tuong-match; do [ -x "$bin/$tool" ] || die "no $tool next
 [ -n "$out" ] || out=$(mktemp -d /tmp/egtb_convert.XXXXXX)
 mkdir -p "$out"
 
-# The positions: won ones with the winner to move, drawn ones with either
-# side to move. A position's FEN leads its line; the comment names it.
+# The positions: won ones with the winner to move (whichever side it is),
+# drawn ones with SIDE to move. A position's FEN leads its line; the
+# comment names its table and value.
 epd=$out/positions.epd
 : >"$epd"
 for sig in "$@"; do
-  for kind in win:$won draw:$drawn; do
-    [ "${kind#*:}" -gt 0 ] || continue
-    "$bin/tuong-egtb" sample "$tb" "$sig" --value "${kind%%:*}" --count "${kind#*:}" --seed "$seed" >>"$epd" ||
-      exit 1
+  for kind in win:$won:any draw:$drawn:$side; do
+    IFS=: read -r value count mover <<<"$kind"
+    [ "$count" -gt 0 ] || continue
+    "$bin/tuong-egtb" sample "$tb" "$sig" --value "$value" --count "$count" --side-to-move "$mover" \
+      --seed "$seed" >>"$epd" || exit 1
   done
 done
 positions=$(wc -l <"$epd")
