@@ -30,6 +30,7 @@ typedef struct {
     int wdl;     /* for the mover */
     int dtc;     /* the child's v: plies to the next conversion + 1 (0: draw) */
     bool capture;
+    bool ends;   /* the opponent has no legal reply: mated or stalemated now */
 } RootResult;
 
 static bool root_result(Position *pos, Move m, RootResult *r, uint64_t *probes) {
@@ -40,6 +41,7 @@ static bool root_result(Position *pos, Move m, RootResult *r, uint64_t *probes) 
     bool ok = replies.count == 0 || egtb_probe_dtc(pos, &c);
     *probes += replies.count > 0 && ok;
     r->capture = pos_state(pos)->captured != NO_PIECE;
+    r->ends = replies.count == 0;
     pos_unmake_move(pos);
     if (!ok || c.order != 0) return false;
     r->dtc = c.v;
@@ -49,9 +51,13 @@ static bool root_result(Position *pos, Move m, RootResult *r, uint64_t *probes) 
 
 /* How good a move is for the mover, larger better: a win converting
  * sooner, then a draw, then a loss resisting longer. A winning capture (or
- * mate) converts now, whatever the smaller table says next. */
+ * mate) converts now, whatever the smaller table says next. A child of v = 1
+ * with replies (every one a capture into a lost position) is a conversion
+ * in the table but one ply later in the game, where the move limit can
+ * fall first: so every win ranks at twice its v, and a conversion by this
+ * move one better. */
 static int root_rank(const RootResult *r) {
-    if (r->wdl > 0) return 4096 - (r->capture ? 1 : r->dtc);
+    if (r->wdl > 0) return 4096 - (r->capture || r->ends ? 1 : 2 * r->dtc);
     if (r->wdl == 0) return 0;
     return -4096 + r->dtc;
 }

@@ -71,7 +71,8 @@ static inline Score draw_score(int ply) { return ply & 1 ? Shared.contempt : -Sh
 
 /*
  * The verdict of the game rules on the current position, for the side to
- * move: SCORE_NONE when play goes on. The no-capture limit is a draw. A
+ * move: SCORE_NONE when play goes on. The no-capture limit is a draw
+ * unless the side to move is mated or stalemated there. A
  * repetition of an earlier position since the last capture (and not across
  * a null move) goes to the Asian-rules judge (repetition.h): perpetual check
  * or chase loses for the side doing it, anything else is a draw. Rule wins
@@ -80,7 +81,10 @@ static inline Score draw_score(int ply) { return ply & 1 ? Shared.contempt : -Sh
  */
 static Score rule_verdict(const Position *pos, int ply) {
     const StateInfo *st = pos_state(pos);
-    if (Options.draw_plies > 0 && st->rule60 >= Options.draw_plies) return draw_score(ply);
+    /* A mate (or stalemate) given on the limit's last ply still decides, as
+     * the referee rules (docs/matches.md): no legal move comes first. */
+    if (Options.draw_plies > 0 && st->rule60 >= Options.draw_plies)
+        return gen_count_legal(pos) ? draw_score(ply) : mated_in(ply);
     int window = imin(st->rule60, pos->game_ply);
     for (int d = 1; d <= window; d++) {
         if (pos->history[pos->game_ply - d + 1].move == MOVE_NULL) break;

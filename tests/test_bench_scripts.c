@@ -3,7 +3,8 @@
  * decided_at.awk on a small hand-made PGN (tests/data/scripts/decided.pgn:
  * four games, one without the engine, comments wrapped over lines, Black
  * to move first in one), levels_fit.awk on a three-level ladder,
- * mates_at.sh against a scripted fake engine and the real one. */
+ * mates_at.sh against a scripted fake engine and the real one,
+ * egtb_convert.sh on KRKA positions with the engine and tables built here. */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -151,6 +152,58 @@ static void test_mates_at_counts(void **state) {
     remove(epd);
 }
 
+/* egtb_convert.sh with args (stderr too), from the source directory; its exit code. */
+static int egtb_convert(const char *args, char *out, size_t outlen) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && bench/scripts/egtb_convert.sh %s 2>&1", TUONG_SOURCE_DIR, args);
+    int rc = run(cmd, out, outlen);
+    if (rc != 0 && rc != 2) print_message("%s\n-> %s", cmd, out);
+    return rc;
+}
+
+/* Two won KRKA positions and one drawn, each played twice with the tables
+ * and twice without, at one node a move: with the tables every won game is
+ * converted (the chariot's side wins: the root moves are ranked by DTC,
+ * however small the search) and the drawn ones are kept. Without them the
+ * one-node searches convert none of these. Then drawn KNKA positions with
+ * the horse to move (-m strong). */
+static void test_egtb_convert_counts(void **state) {
+    (void)state;
+    char dir[64], out[4096], args[1024], cmd[1024];
+    snprintf(dir, sizeof dir, "/tmp/tuong-egtb-convert-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "'%s/tuong-egtb' build --out %s/tb KRKA >/dev/null", TUONG_BUILD_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "-w 2 -d 1 -n 1 -o %s/out '%s' %s/tb KRKA", dir, TUONG_BINARY, dir);
+    assert_int_equal(egtb_convert(args, out, sizeof out), 0);
+    assert_memory_equal(out, "table    tables     converted  mean plies  draws kept\n", 53);
+    assert_non_null(strstr(out, "\nKRKA     on          4 / 4 "));
+    assert_non_null(strstr(out, "     2 / 2   \nKRKA     off         "));
+    snprintf(cmd, sizeof cmd, "test $(wc -l < %s/out/games.tsv) -eq 12 && test $(grep -c '^on\tKRKA\twin\tw\t1-0\t' %s/out/games.tsv) -eq 4",
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    /* Drawn KNKA positions with the horse to move: the tables keep the draw. */
+    snprintf(cmd, sizeof cmd, "'%s/tuong-egtb' build --out %s/tb KNKA >/dev/null", TUONG_BUILD_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "-w 0 -d 2 -m strong -n 1 -o %s/draws '%s' %s/tb KNKA", dir, TUONG_BINARY, dir);
+    assert_int_equal(egtb_convert(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\nKNKA     on          0 / 0              -     4 / 4   \n"));
+    snprintf(cmd, sizeof cmd, "test $(grep -c '^on\tKNKA\tdraw\tw\t' %s/draws/games.tsv) -eq 4", dir);
+    assert_int_equal(system(cmd), 0);
+    /* Bad input: one error line, exit status 2. */
+    assert_int_equal(egtb_convert("-m red build/tuong /tmp KRKA", out, sizeof out), 2);
+    assert_string_equal(out, "egtb_convert.sh: error: -m wants strong, weak or any, not 'red'\n");
+    assert_int_equal(egtb_convert("-n lots build/tuong /tmp KRKA", out, sizeof out), 2);
+    assert_string_equal(out, "egtb_convert.sh: error: nodes wants a number, not 'lots'\n");
+    assert_int_equal(egtb_convert("/nonexistent/tuong /tmp KRKA", out, sizeof out), 2);
+    assert_string_equal(out, "egtb_convert.sh: error: no engine '/nonexistent/tuong'\n");
+    snprintf(args, sizeof args, "'%s' /nonexistent-tables KRKA", TUONG_BINARY);
+    assert_int_equal(egtb_convert(args, out, sizeof out), 2);
+    assert_string_equal(out, "egtb_convert.sh: error: no table directory '/nonexistent-tables'\n");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decided_at_finds_the_deciding_moves),
@@ -159,6 +212,7 @@ int main(void) {
         cmocka_unit_test(test_levels_fit_solves_the_least_squares),
         cmocka_unit_test(test_levels_fit_refuses_an_unlinked_level),
         cmocka_unit_test(test_mates_at_counts),
+        cmocka_unit_test(test_egtb_convert_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* tuong-egtb's command line: build, verify and probe work end to end, and
- * bad input (unknown signature, missing, corrupt or truncated table, bad
- * FEN, empty directory) gives one clear line on stderr and a non-zero exit. */
+/* tuong-egtb's command line: build, verify, probe and sample work end to
+ * end, and bad input (unknown signature, missing, corrupt or truncated
+ * table, bad FEN, empty directory, bad sample options) gives one clear line
+ * on stderr and a non-zero exit. */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -80,6 +81,44 @@ static void test_build_verify_probe(void **state) {
     assert_non_null(strstr(out, "KRK: reused"));
 }
 
+/* sample prints FEN lines with the value as an EPD comment; tuong-match's
+ * opening reader keeps what comes before the ';'. Each line's position,
+ * probed by `probe`, has the value its comment names; a seed gives the
+ * same lines again. Runs after test_build_verify_probe (its tables). */
+static void test_sample(void **state) {
+    (void)state;
+    char args[512], out[8192], again[8192], probed[8192];
+    snprintf(args, sizeof args, "sample %s KRKA KPK --count 6 --seed 5", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_int_equal(lines(out), 12);
+    assert_int_equal(run_egtb_out(args, again, sizeof again), 0);
+    assert_string_equal(out, again);
+    snprintf(args, sizeof args, "sample %s KRKA KPK --count 6 --seed 6", Dir);
+    assert_int_equal(run_egtb_out(args, again, sizeof again), 0);
+    assert_string_not_equal(out, again);
+    snprintf(args, sizeof args, "sample %s KRKA --value loss --side-to-move weak --count 5", Dir);
+    assert_int_equal(run_egtb_out(args, again, sizeof again), 0);
+    strcat(out, again);
+    int seen = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), seen++) {
+        char *semi = strstr(line, " ; ");
+        assert_non_null(semi);
+        *semi = '\0';
+        const char *value = strchr(semi + 3, ' ') + 1; /* after the table's name */
+        snprintf(args, sizeof args, "probe %s '%s'", Dir, line);
+        assert_int_equal(run_egtb_out(args, probed, sizeof probed), 0);
+        *strchr(probed, '\n') = '\0';
+        if (strcmp(probed, value)) fail_msg("%s: probe says '%s', sample said '%s'", line, probed, value);
+        if (seen >= 12) {
+            assert_memory_equal(value, "loss", 4);
+            assert_non_null(strstr(line, " b - - 0 1"));
+        } else {
+            assert_memory_equal(value, "win", 3);
+        }
+    }
+    assert_int_equal(seen, 17);
+}
+
 static void test_bad_input_is_one_clear_error(void **state) {
     (void)state;
     char args[512], cmd[1024], out[256];
@@ -115,11 +154,30 @@ static void test_bad_input_is_one_clear_error(void **state) {
     snprintf(cmd, sizeof cmd, "printf 'not a table' > %s/KRK.lzdtc", Bad);
     assert_int_equal(run_command(cmd, out, sizeof out), 0);
     expect_error(args, "not a xiangqitb file");
+    snprintf(args, sizeof args, "sample %s KRKA --value maybe", Dir);
+    expect_error(args, "--value maybe: want win, draw or loss");
+    snprintf(args, sizeof args, "sample %s KRKA --count 0", Dir);
+    expect_error(args, "--count 0: want a count");
+    snprintf(args, sizeof args, "sample %s KRKA --count 5x", Dir);
+    expect_error(args, "--count 5x: want a count");
+    snprintf(args, sizeof args, "sample %s KRKA --seed -1", Dir);
+    expect_error(args, "--seed -1: want a number");
+    snprintf(args, sizeof args, "sample %s KRKA --side-to-move red", Dir);
+    expect_error(args, "--side-to-move red: want strong, weak or any");
+    snprintf(args, sizeof args, "sample %s KRKA --count", Dir);
+    expect_error(args, "--count (nothing)");
+    snprintf(args, sizeof args, "sample %s KRKA --value win --side-to-move weak", Dir);
+    expect_error(args, "KRKA: 0 won positions with the weaker side to move, 10 asked for");
+    snprintf(args, sizeof args, "sample %s KXK", Dir);
+    expect_error(args, "unknown piece letter");
+    snprintf(args, sizeof args, "sample %s KNK", Empty);
+    expect_error(args, "KNK.lzdtc");
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_verify_probe),
+        cmocka_unit_test(test_sample),
         cmocka_unit_test(test_bad_input_is_one_clear_error),
     };
     return cmocka_run_group_tests(tests, setup_dirs, remove_dirs);

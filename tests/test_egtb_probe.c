@@ -21,7 +21,7 @@
 #include "notation.h"
 
 /* Smaller tables first: the solver reads them after captures. */
-static const char *const Built[] = {"KRK", "KNK", "KPK", "KRKA", "KNKA", "KPKA", "KRKAA"};
+static const char *const Built[] = {"KRK", "KNK", "KPK", "KRKA", "KNKA", "KPKA", "KRKAA", "KPPK"};
 enum { BUILT_NB = sizeof Built / sizeof Built[0] };
 
 static EgtbSet Set;
@@ -117,7 +117,7 @@ static void test_probe_equals_generator(void **state) {
     assert_int_equal(r.errors, 0);
     assert_int_equal(egtb_dtc_count(), BUILT_NB);
     assert_int_equal(EgtbMaxPieces, 3);
-    assert_non_null(strstr(r.last, "7 with WDL, 7 with DTC"));
+    assert_non_null(strstr(r.last, "8 with WDL, 8 with DTC"));
     static Position pos, twin;
     uint64_t probed = 0;
     for (int i = 0; i < BUILT_NB; i++) {
@@ -238,7 +238,7 @@ static void test_root_plays_table_move(void **state) {
     Engine e;
     eng_start_dialect(&e, "uci");
     eng_send(&e, "setoption name EGTBPath value %s", Dir);
-    eng_expect(&e, "info string endgame tables: 7 with WDL", T5s, NULL, 0);
+    eng_expect(&e, "info string endgame tables: 8 with WDL", T5s, NULL, 0);
     const EgtbTable *t = table("KRKAA");
     static Position pos;
     int tried = 0;
@@ -266,6 +266,42 @@ static void test_root_plays_table_move(void **state) {
     eng_finish(&e);
 }
 
+/* Two pawns, one move from the conversion, with the no-capture count one
+ * ply short of the limit (119 of 120): pushing the d-pawn to d8 wins in the
+ * table (Black must take it, into a lost KPK) but the taking would be the
+ * 121st ply, a draw by the limit; the mates and stalemates end the game at
+ * once (h8g8, e1e0, ...). All are v = 1 for Black, so the root ranking must
+ * prefer the moves after which Black has no reply, whatever the search
+ * (which sees only draws past the limit) says. UCCI, depth 1 and 20000
+ * nodes. */
+static void test_converts_at_the_move_limit(void **state) {
+    (void)state;
+    const char *fen = "3k5/7P1/3P5/9/9/9/9/9/4K4/9 w - - 119 1";
+    Engine e;
+    eng_start_dialect(&e, "ucci");
+    eng_send(&e, "setoption egtbpaths %s", Dir);
+    eng_expect(&e, "info message endgame tables: 8 with WDL", T5s, NULL, 0);
+    static const char *const Go[] = {"depth 1", "nodes 20000"};
+    for (int i = 0; i < 2; i++) {
+        eng_send(&e, "position fen %s", fen);
+        eng_send(&e, "go %s", Go[i]);
+        char best[16];
+        bool tbhits = false;
+        read_bestmove(&e, best, &tbhits);
+        static Position pos;
+        must_parse(&pos, fen);
+        char err[256];
+        Move m = move_parse_legal(&pos, best, 0, err, sizeof err);
+        if (m == MOVE_NONE) fail_msg("go %s: bestmove %s: %s", Go[i], best, err);
+        pos_make_move(&pos, m);
+        if (gen_count_legal(&pos) != 0) fail_msg("go %s: %s leaves Black a reply: a draw by the move limit", Go[i], best);
+        assert_true(tbhits);
+    }
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
 /* The engine plays both sides of a won chariot against two advisors: Red
  * mates, within the plies the tables allow, whatever Black tries (UCCI, two
  * threads: they share the block cache, which ThreadSanitizer then sees). */
@@ -276,7 +312,7 @@ static void test_plays_won_ending_to_mate(void **state) {
     eng_start_dialect(&e, "ucci");
     eng_send(&e, "setoption threads 2");
     eng_send(&e, "setoption egtbpaths %s", Dir);
-    eng_expect(&e, "info message endgame tables: 7 with WDL", T5s, NULL, 0);
+    eng_expect(&e, "info message endgame tables: 8 with WDL", T5s, NULL, 0);
     char moves[2048] = "";
     bool tbhits = false;
     int plies = 0;
@@ -336,7 +372,7 @@ static void test_options_end_to_end(void **state) {
     eng_expect(&e, "bestmove ", eng_slow(20000), NULL, 0);
     /* The good tables, then UseEGTB off: no tbhits. */
     eng_send(&e, "setoption name EGTBPath value %s", Dir);
-    eng_expect(&e, "info string endgame tables: 7", T5s, NULL, 0);
+    eng_expect(&e, "info string endgame tables: 8", T5s, NULL, 0);
     eng_send(&e, "setoption name UseEGTB value false");
     eng_send(&e, "go depth 3");
     for (;;) {
@@ -367,6 +403,7 @@ int main(void) {
         cmocka_unit_test(test_bad_files_refused),
         cmocka_unit_test(test_root_plays_table_move),
         cmocka_unit_test(test_plays_won_ending_to_mate),
+        cmocka_unit_test(test_converts_at_the_move_limit),
         cmocka_unit_test(test_options_end_to_end),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -292,6 +292,14 @@ static void test_move_limit_is_a_draw(void **state) {
     run(&pos, &l);
     assert_true(R.score > 0);
     Options.draw_plies = 120;
+    /* A mate on the limit's last ply still wins, as the referee rules (no
+     * legal move is judged first): h8g8 mates, e1e0 and others stalemate;
+     * d7c7 would be a draw. */
+    must_parse(&pos, "3k5/7P1/3P5/9/9/9/9/9/4K4/9 w - - 119 1");
+    run(&pos, &l);
+    assert_int_equal(R.score, SCORE_MATE - 1);
+    pos_make_move(&pos, R.best);
+    assert_int_equal(gen_count_legal(&pos), 0);
 }
 
 static void test_depth_limit_is_exact(void **state) {

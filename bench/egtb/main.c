@@ -6,6 +6,8 @@
  *   tuong-egtb verify DIR
  *   tuong-egtb probe DIR FEN
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
+ *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
+ *                                [--side-to-move strong|weak|any]
  *
  * Errors go to stderr as one line and the exit status is non-zero.
  */
@@ -17,6 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "egtb_sample.h"
 #include "egtb_solve.h"
 #include "egtb_verify.h"
 #include "egtb_xq.h"
@@ -25,12 +28,17 @@
 #include "notation.h"
 
 enum { BUILD_MAX = 64 };
+/* sample: the most positions per signature one call prints, and what it
+ * prints unasked. */
+enum { SAMPLE_COUNT_MAX = 1000000, SAMPLE_COUNT_DEFAULT = 10, SAMPLE_SEED_DEFAULT = 1 };
 
 static int usage(void) {
     fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] SIG...\n"
                     "       tuong-egtb verify DIR\n"
                     "       tuong-egtb probe DIR FEN\n"
-                    "       tuong-egtb compare XQDIR DIR SIG...\n");
+                    "       tuong-egtb compare XQDIR DIR SIG...\n"
+                    "       tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]\n"
+                    "                                    [--side-to-move strong|weak|any]\n");
     return 2;
 }
 
@@ -391,12 +399,96 @@ static int cmd_compare(int argc, char **argv) {
     return rc;
 }
 
+/* One word of a fixed list: its position, or -1. */
+static int word_of(const char *w, const char *const *list, int n) {
+    for (int i = 0; i < n; i++)
+        if (!strcmp(w, list[i])) return i;
+    return -1;
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || *s == '-') return false;
+    *out = v;
+    return true;
+}
+
+/* Print `count` positions of each signature, one FEN per line followed by
+ * an EPD comment (`; NAME win dtc D`): tuong-match -openings reads the
+ * lines and drops the comment. */
+static int cmd_sample(int argc, char **argv) {
+    static const char *const Values[] = {"win", "draw", "loss"};
+    static const char *const Movers[] = {"strong", "weak", "any"};
+    const char *dir = NULL;
+    const char *sigs[BUILD_MAX];
+    int nsigs = 0, want = EGTB_WANT_WIN, mover = EGTB_MOVER_ANY;
+    uint64_t count = SAMPLE_COUNT_DEFAULT, seed = SAMPLE_SEED_DEFAULT;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--value") || !strcmp(a, "--count") || !strcmp(a, "--seed") || !strcmp(a, "--side-to-move")) {
+            bool ok = v != NULL;
+            if (ok && !strcmp(a, "--value")) ok = (want = word_of(v, Values, 3)) >= 0;
+            else if (ok && !strcmp(a, "--side-to-move")) ok = (mover = word_of(v, Movers, 3)) >= 0;
+            else if (ok && !strcmp(a, "--count")) ok = parse_u64(v, &count) && count >= 1 && count <= SAMPLE_COUNT_MAX;
+            else if (ok) ok = parse_u64(v, &seed);
+            if (!ok) {
+                fprintf(stderr, "tuong-egtb: sample %s %s: want %s\n", a, v ? v : "(nothing)",
+                        !strcmp(a, "--value")          ? "win, draw or loss"
+                        : !strcmp(a, "--side-to-move") ? "strong, weak or any"
+                        : !strcmp(a, "--count")        ? "a count from 1 to 1000000"
+                                                       : "a number from 0 to 2^64 - 1");
+                return 1;
+            }
+            i++;
+        } else if (a[0] == '-') {
+            return usage();
+        } else if (!dir) {
+            dir = a;
+        } else if (nsigs < BUILD_MAX) {
+            sigs[nsigs++] = a;
+        } else {
+            return usage();
+        }
+    }
+    if (!dir || nsigs == 0) return usage();
+    EgtbSet set;
+    egtb_set_init(&set, dir);
+    EgtbPick *picks = malloc(count * sizeof *picks);
+    Position *pos = malloc(sizeof *pos);
+    char err[1600], fen[FEN_MAX];
+    int rc = picks && pos ? 0 : 1;
+    if (rc) fprintf(stderr, "tuong-egtb: out of memory\n");
+    for (int s = 0; s < nsigs && rc == 0; s++) {
+        EgtbMaterial mat;
+        EgtbTable *t = egtb_sig_parse(&mat, sigs[s], err, sizeof err) ? egtb_set_get(&set, &mat, err, sizeof err) : NULL;
+        if (!t || !egtb_sample(t, (EgtbWant)want, (EgtbMover)mover, (int)count, seed, picks, err, sizeof err)) {
+            fprintf(stderr, "tuong-egtb: %s\n", err);
+            rc = 1;
+            break;
+        }
+        for (uint64_t j = 0; j < count; j++) {
+            uint16_t v = t->val[picks[j].side][picks[j].index];
+            egtb_decode(&t->lay, picks[j].index, picks[j].side, pos);
+            printf("%s ; %s ", fen_write(pos, fen), t->name);
+            print_value(v);
+            printf("\n");
+        }
+    }
+    free(picks);
+    free(pos);
+    egtb_set_free(&set);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     engine_init();
     if (argc < 2) return usage();
     if (!strcmp(argv[1], "build")) return cmd_build(argc - 2, argv + 2);
     if (!strcmp(argv[1], "verify") && argc == 3) return cmd_verify(argv[2]);
     if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "sample")) return cmd_sample(argc - 2, argv + 2);
     if (!strcmp(argv[1], "probe") && argc == 3) {
         fprintf(stderr, "tuong-egtb: probe needs a directory and a FEN\n");
         return 2;

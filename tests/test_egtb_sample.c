@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Positions drawn from a table (bench/egtb/egtb_sample.h): the same seed
+ * gives the same positions and another seed others; every position drawn
+ * is legal, has the asked side to move and, read back from its FEN,
+ * probes to the asked value; no position comes twice; each candidate is
+ * about equally likely; asking for more than there are is refused with a
+ * message. */
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "egtb_sample.h"
+#include "egtb_solve.h"
+#include "fen.h"
+
+/* Smaller tables first: the solver reads them after captures. */
+static const char *const Built[] = {"KRK", "KNK", "KRKA", "KNKA"};
+enum { BUILT_NB = sizeof Built / sizeof Built[0], PICKS_MAX = 20000 };
+
+static EgtbSet Set;
+static EgtbPick Picks[PICKS_MAX], Again[PICKS_MAX];
+
+static EgtbTable *table(const char *name) {
+    EgtbMaterial mat;
+    char err[256];
+    if (!egtb_sig_parse(&mat, name, err, sizeof err)) fail_msg("%s", err);
+    EgtbTable *t = egtb_set_get(&Set, &mat, err, sizeof err);
+    if (!t) fail_msg("%s", err);
+    return t;
+}
+
+static int build_all(void **state) {
+    (void)state;
+    engine_init();
+    egtb_set_init(&Set, "");
+    for (int i = 0; i < BUILT_NB; i++) {
+        EgtbMaterial mat;
+        char err[256];
+        EgtbSolveStats st;
+        EgtbTable *t = malloc(sizeof *t);
+        if (!t || !egtb_sig_parse(&mat, Built[i], err, sizeof err) || !egtb_table_alloc(t, &mat, err, sizeof err) ||
+            !egtb_solve(t, &Set, 1, &st, err, sizeof err) || !egtb_set_add(&Set, t)) {
+            fprintf(stderr, "building %s: %s\n", Built[i], err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int free_all(void **state) {
+    (void)state;
+    egtb_set_free(&Set);
+    return 0;
+}
+
+static void sample_or_fail(const EgtbTable *t, EgtbWant want, EgtbMover mover, int n, uint64_t seed, EgtbPick *out) {
+    char err[256];
+    if (!egtb_sample(t, want, mover, n, seed, out, err, sizeof err)) fail_msg("%s", err);
+}
+
+static void test_same_seed_same_positions(void **state) {
+    (void)state;
+    const EgtbTable *t = table("KRKA");
+    sample_or_fail(t, EGTB_WANT_WIN, EGTB_MOVER_ANY, 50, 7, Picks);
+    sample_or_fail(t, EGTB_WANT_WIN, EGTB_MOVER_ANY, 50, 7, Again);
+    assert_memory_equal(Picks, Again, 50 * sizeof Picks[0]);
+    sample_or_fail(t, EGTB_WANT_WIN, EGTB_MOVER_ANY, 50, 8, Again);
+    int same = 0;
+    for (int i = 0; i < 50; i++) same += Picks[i].index == Again[i].index && Picks[i].side == Again[i].side;
+    assert_true(same < 5); /* of 14 000 won positions, a few coincidences at most */
+}
+
+/* Every position drawn, written as a FEN and read back as the opening
+ * reader reads it, is legal and probes to the asked value with the asked
+ * side to move; none comes twice. */
+static void check_picks(const EgtbTable *t, EgtbWant want, EgtbMover mover, int n) {
+    static Position pos, back;
+    char fen[FEN_MAX], err[256];
+    sample_or_fail(t, want, mover, n, 1, Picks);
+    for (int i = 0; i < n; i++) {
+        assert_true(egtb_decode(&t->lay, Picks[i].index, Picks[i].side, &pos));
+        assert_true(egtb_decoded_legal(&pos));
+        if (!fen_parse(&back, fen_write(&pos, fen), err, sizeof err)) fail_msg("%s: %s", fen, err);
+        uint16_t v;
+        if (!egtb_probe(&Set, &back, &v, err, sizeof err)) fail_msg("%s: %s", fen, err);
+        bool ok = want == EGTB_WANT_WIN ? egtb_is_win(v) : want == EGTB_WANT_DRAW ? egtb_is_draw(v) : egtb_is_loss(v);
+        if (!ok) fail_msg("%s: value %u, asked for %d", fen, v, (int)want);
+        if (mover != EGTB_MOVER_ANY) assert_int_equal(back.side, mover == EGTB_MOVER_STRONG ? RED : BLACK);
+        for (int j = 0; j < i; j++)
+            if (Picks[j].index == Picks[i].index && Picks[j].side == Picks[i].side) fail_msg("%s drawn twice", fen);
+    }
+}
+
+static void test_positions_have_the_asked_value(void **state) {
+    (void)state;
+    check_picks(table("KRKA"), EGTB_WANT_WIN, EGTB_MOVER_ANY, 300);
+    check_picks(table("KRKA"), EGTB_WANT_LOSS, EGTB_MOVER_WEAK, 300);
+    check_picks(table("KNKA"), EGTB_WANT_DRAW, EGTB_MOVER_ANY, 300);
+    check_picks(table("KNKA"), EGTB_WANT_DRAW, EGTB_MOVER_STRONG, 30); /* all of them */
+    check_picks(table("KNKA"), EGTB_WANT_WIN, EGTB_MOVER_STRONG, 300);
+}
+
+/* Asking for all candidates gives each once: every legal entry of the value
+ * is reachable. */
+static void test_all_candidates_once(void **state) {
+    (void)state;
+    const EgtbTable *t = table("KNKA");
+    uint64_t n = egtb_sample_count(t, EGTB_WANT_DRAW, EGTB_MOVER_ANY);
+    assert_true(n > 30 && n < PICKS_MAX);
+    sample_or_fail(t, EGTB_WANT_DRAW, EGTB_MOVER_ANY, (int)n, 3, Picks);
+    uint64_t seen = 0;
+    for (int c = 0; c < COLOR_NB; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            if (!egtb_is_draw(t->val[c][i])) continue;
+            int hits = 0;
+            for (uint64_t j = 0; j < n; j++) hits += Picks[j].index == i && Picks[j].side == (Color)c;
+            assert_int_equal(hits, 1);
+            seen++;
+        }
+    assert_int_equal(seen, n);
+}
+
+/* One position from the 30 drawn KNKA positions with the horse to move,
+ * 6000 times with seeds 0..5999: each comes about 200 times (a binomial
+ * with a standard deviation of 14; the bounds are 5 of them away). */
+static void test_draws_are_uniform(void **state) {
+    (void)state;
+    const EgtbTable *t = table("KNKA");
+    assert_int_equal(egtb_sample_count(t, EGTB_WANT_DRAW, EGTB_MOVER_STRONG), 30);
+    EgtbPick all[30];
+    sample_or_fail(t, EGTB_WANT_DRAW, EGTB_MOVER_STRONG, 30, 0, all);
+    int hits[30] = {0};
+    for (uint64_t seed = 0; seed < 6000; seed++) {
+        EgtbPick one;
+        sample_or_fail(t, EGTB_WANT_DRAW, EGTB_MOVER_STRONG, 1, seed, &one);
+        int k = 0;
+        while (k < 30 && all[k].index != one.index) k++;
+        assert_true(k < 30);
+        hits[k]++;
+    }
+    for (int k = 0; k < 30; k++)
+        if (hits[k] < 130 || hits[k] > 270) fail_msg("position %d drawn %d times of 6000, want about 200", k, hits[k]);
+}
+
+static void test_too_many_refused(void **state) {
+    (void)state;
+    char err[256] = "";
+    assert_false(egtb_sample(table("KNKA"), EGTB_WANT_DRAW, EGTB_MOVER_STRONG, 31, 1, Picks, err, sizeof err));
+    assert_non_null(strstr(err, "KNKA: 30 drawn positions with the stronger side to move, 31 asked for"));
+    assert_false(egtb_sample(table("KRKA"), EGTB_WANT_WIN, EGTB_MOVER_WEAK, 1, 1, Picks, err, sizeof err));
+    assert_non_null(strstr(err, "KRKA: 0 won positions with the weaker side to move"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_seed_same_positions), cmocka_unit_test(test_positions_have_the_asked_value),
+        cmocka_unit_test(test_all_candidates_once),      cmocka_unit_test(test_draws_are_uniform),
+        cmocka_unit_test(test_too_many_refused),
+    };
+    return cmocka_run_group_tests(tests, build_all, free_all);
+}
