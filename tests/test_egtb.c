@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "egtb_solve.h"
+#include "egtb_test_tables.h"
 #include "egtb/egtb_lzma.h"
 #include "egtb_lzma_enc.h"
 #include "egtb_verify.h"
@@ -31,14 +32,7 @@ static int built_count(void) { return running_slow() ? BUILT_NB - BUILT_FULL_GUA
 static EgtbSet Set;
 static EgtbLzmaWork Lzma; /* the LZMA decoder's models */
 
-static EgtbTable *table(const char *name) {
-    EgtbMaterial mat;
-    char err[256];
-    if (!egtb_sig_parse(&mat, name, err, sizeof err)) fail_msg("%s", err);
-    EgtbTable *t = egtb_set_get(&Set, &mat, err, sizeof err);
-    if (!t) fail_msg("%s", err);
-    return t;
-}
+static EgtbTable *table(const char *name) { return egtb_test_table(&Set, name); }
 
 static uint16_t probe_fen(const char *fen) {
     static Position pos;
@@ -52,18 +46,7 @@ static uint16_t probe_fen(const char *fen) {
 static int build_all(void **state) {
     (void)state;
     egtb_set_init(&Set, "");
-    for (int i = 0; i < built_count(); i++) {
-        EgtbMaterial mat;
-        char err[256];
-        EgtbSolveStats st;
-        EgtbTable *t = malloc(sizeof *t);
-        if (!t || !egtb_sig_parse(&mat, Built[i], err, sizeof err) || !egtb_table_alloc(t, &mat, err, sizeof err) ||
-            !egtb_solve(t, &Set, 2, &st, err, sizeof err) || !egtb_set_add(&Set, t)) {
-            fprintf(stderr, "building %s: %s\n", Built[i], err);
-            return -1;
-        }
-    }
-    return 0;
+    return egtb_test_build(&Set, Built, built_count(), 2) ? 0 : -1;
 }
 
 static int free_all(void **state) {

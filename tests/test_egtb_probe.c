@@ -13,6 +13,7 @@
 
 #include "egtb/egtb_probe.h"
 #include "egtb_solve.h"
+#include "egtb_test_tables.h"
 #include "egtb_verify.h"
 #include "egtb_xq.h"
 #include "engine_proc.h"
@@ -28,14 +29,7 @@ static EgtbSet Set;
 static char Dir[64], Bad[64];
 static int T5s;
 
-static EgtbTable *table(const char *name) {
-    EgtbMaterial mat;
-    char err[256];
-    if (!egtb_sig_parse(&mat, name, err, sizeof err)) fail_msg("%s", err);
-    EgtbTable *t = egtb_set_get(&Set, &mat, err, sizeof err);
-    if (!t) fail_msg("%s", err);
-    return t;
-}
+static EgtbTable *table(const char *name) { return egtb_test_table(&Set, name); }
 
 static int setup(void **state) {
     (void)state;
@@ -45,15 +39,12 @@ static int setup(void **state) {
     snprintf(Bad, sizeof Bad, "/tmp/tuong-egtb-probe-bad-XXXXXX");
     if (!mkdtemp(Dir) || !mkdtemp(Bad)) return -1;
     egtb_set_init(&Set, "");
+    if (!egtb_test_build(&Set, Built, BUILT_NB, 2)) return -1;
     for (int i = 0; i < BUILT_NB; i++) {
-        EgtbMaterial mat;
         char err[256];
-        EgtbSolveStats st;
-        EgtbTable *t = malloc(sizeof *t);
-        if (!t || !egtb_sig_parse(&mat, Built[i], err, sizeof err) || !egtb_table_alloc(t, &mat, err, sizeof err) ||
-            !egtb_solve(t, &Set, 2, &st, err, sizeof err) || !egtb_set_add(&Set, t) ||
-            !egtb_xq_write_wdl(t, Dir, err, sizeof err) || !egtb_xq_write_dtc(t, Dir, err, sizeof err)) {
-            fprintf(stderr, "building %s: %s\n", Built[i], err);
+        EgtbTable *t = table(Built[i]);
+        if (!egtb_xq_write_wdl(t, Dir, err, sizeof err) || !egtb_xq_write_dtc(t, Dir, err, sizeof err)) {
+            fprintf(stderr, "writing %s: %s\n", Built[i], err);
             return -1;
         }
     }

@@ -12,6 +12,7 @@
 
 #include "egtb_sample.h"
 #include "egtb_solve.h"
+#include "egtb_test_tables.h"
 #include "fen.h"
 
 /* Smaller tables first: the solver reads them after captures. */
@@ -21,31 +22,13 @@ enum { BUILT_NB = sizeof Built / sizeof Built[0], PICKS_MAX = 20000 };
 static EgtbSet Set;
 static EgtbPick Picks[PICKS_MAX], Again[PICKS_MAX];
 
-static EgtbTable *table(const char *name) {
-    EgtbMaterial mat;
-    char err[256];
-    if (!egtb_sig_parse(&mat, name, err, sizeof err)) fail_msg("%s", err);
-    EgtbTable *t = egtb_set_get(&Set, &mat, err, sizeof err);
-    if (!t) fail_msg("%s", err);
-    return t;
-}
+static EgtbTable *table(const char *name) { return egtb_test_table(&Set, name); }
 
 static int build_all(void **state) {
     (void)state;
     engine_init();
     egtb_set_init(&Set, "");
-    for (int i = 0; i < BUILT_NB; i++) {
-        EgtbMaterial mat;
-        char err[256];
-        EgtbSolveStats st;
-        EgtbTable *t = malloc(sizeof *t);
-        if (!t || !egtb_sig_parse(&mat, Built[i], err, sizeof err) || !egtb_table_alloc(t, &mat, err, sizeof err) ||
-            !egtb_solve(t, &Set, 1, &st, err, sizeof err) || !egtb_set_add(&Set, t)) {
-            fprintf(stderr, "building %s: %s\n", Built[i], err);
-            return -1;
-        }
-    }
-    return 0;
+    return egtb_test_build(&Set, Built, BUILT_NB, 1) ? 0 : -1;
 }
 
 static int free_all(void **state) {

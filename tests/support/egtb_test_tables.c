@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "test_support.h"
+
+#include "egtb_test_tables.h"
+
+#include <stdlib.h>
+
+bool egtb_test_build(EgtbSet *set, const char *const *names, int count, int threads) {
+    for (int i = 0; i < count; i++) {
+        EgtbMaterial mat;
+        char err[256] = "";
+        EgtbSolveStats st;
+        EgtbTable *t = malloc(sizeof *t);
+        if (!t || !egtb_sig_parse(&mat, names[i], err, sizeof err) || !egtb_table_alloc(t, &mat, err, sizeof err) ||
+            !egtb_solve(t, set, threads, &st, err, sizeof err) || !egtb_set_add(set, t)) {
+            fprintf(stderr, "building %s: %s\n", names[i], err[0] ? err : "out of memory");
+            return false;
+        }
+    }
+    return true;
+}
+
+EgtbTable *egtb_test_table(EgtbSet *set, const char *name) {
+    EgtbMaterial mat;
+    char err[256];
+    if (!egtb_sig_parse(&mat, name, err, sizeof err)) fail_msg("%s", err);
+    EgtbTable *t = egtb_set_get(set, &mat, err, sizeof err);
+    if (!t) fail_msg("%s", err);
+    return t;
+}
