@@ -14,7 +14,7 @@ static const double HARD_SHARE = 0.8;
  * referee up to 160 ms after the search's deadline (issue 30;
  * docs/reliability.md). It only binds when the clock is under a second,
  * where 20 % of it was too little: 16 of 46 games at 10+0.1 were lost on
- * time with the clock near 200 ms and 0.1 s increments, and 1 of 37 still
+ * time with the clock near 200 ms and 0.1 s increments, and 1 of 41 still
  * with a 100 ms reserve. A game that lives on its increment keeps about
  * this much in the bank and spends the rest as before. */
 static const double LATENCY_RESERVE_MS = 200.0;
