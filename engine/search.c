@@ -142,7 +142,12 @@ static void *driver_main(void *arg) {
     int depth = 0;
     if (moves.count > 0) {
         threads_launch_helpers(helper_main);
+        Shared.last_check_ms = clock_elapsed();
+        Shared.longest_gap_ms = 0;
         iterative_deepening(main);
+        /* A busy spell fades: half of it is remembered per search. */
+        Shared.latency_ms = (int)(Shared.longest_gap_ms > Shared.latency_ms / 2 ? Shared.longest_gap_ms
+                                                                               : Shared.latency_ms / 2);
         atomic_store(&Shared.stop, true);
         threads_join_helpers();
         SearchThread *chosen = best_thread();
@@ -229,7 +234,7 @@ void search_start(const Position *pos, const SearchLimits *limits, const SearchC
     atomic_store(&Shared.clock_ms, Shared.start_ms);
     search_tree_init_tables();
     int game_ply = 2 * (pos->root_fullmove - 1) + pos->game_ply;
-    tm_init(&Shared.tm, limits, Options.move_overhead_ms, Options.ponder_enabled, game_ply);
+    tm_init(&Shared.tm, limits, Options.move_overhead_ms, Shared.latency_ms, Options.ponder_enabled, game_ply);
     tt_new_search();
     Shared.running = pthread_create(&Shared.driver, NULL, driver_main, NULL) == 0;
     if (!Shared.running) answer_without_search();

@@ -29,6 +29,11 @@ typedef struct {
     atomic_bool pondering;
     atomic_int_fast64_t clock_ms; /* when the clock started (search start or ponderhit) */
     int64_t start_ms;             /* when the search started, for info time */
+    /* The machine's latency as the main thread sees it: the clock at its
+     * last check, the longest wait between two checks in this search, and
+     * what the driver carries from search to search for tm_init(). */
+    int64_t last_check_ms, longest_gap_ms;
+    int latency_ms;
     SearchLimits limits;
     SearchCallbacks cb;
     TimeManager tm;

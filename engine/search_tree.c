@@ -47,9 +47,17 @@ static void check_limits(SearchThread *t) {
         uint64_t total = threads_count() == 1 ? n : ((n & 1023) == 0 ? threads_nodes() : 0);
         if (total >= Shared.limits.nodes) atomic_store(&Shared.stop, true);
     }
-    if ((n & 1023) == 0 && !atomic_load(&Shared.pondering) && tm_hard_exceeded(&Shared.tm, clock_elapsed()))
-        atomic_store(&Shared.stop, true);
-    if ((n & 1023) == 0 && Shared.idle_duty < IDLE_DUTY_FULL) idle_pace(Shared.idle_duty);
+    if ((n & 1023) != 0) return;
+    int64_t elapsed = clock_elapsed();
+    if (!atomic_load(&Shared.pondering) && tm_hard_exceeded(&Shared.tm, elapsed)) atomic_store(&Shared.stop, true);
+    if (Shared.idle_duty < IDLE_DUTY_FULL) {
+        idle_pace(Shared.idle_duty);
+    } else if (t->id == 0) {
+        /* 1024 nodes take about a millisecond; a longer wait is the
+         * machine's (a ponderhit restarts the clock: never negative). */
+        if (elapsed - Shared.last_check_ms > Shared.longest_gap_ms) Shared.longest_gap_ms = elapsed - Shared.last_check_ms;
+        Shared.last_check_ms = elapsed;
+    }
 }
 
 

@@ -24,6 +24,15 @@ static const double SCALE_MIN = 0.4, SCALE_MAX = 3.0;
  * 1/5 of the move: `movetime 20` with the default 30 ms overhead would
  * otherwise search for 1 ms. The GUI asked for that much thinking. */
 static const int MOVETIME_RESERVE_DIVISOR = 5;
+/* ...unless the machine is busy: then it keeps back this many times the
+ * latency the last searches saw (the longest wait between two of the
+ * search's clock checks, about 1 ms on an idle core and 10-20 ms when
+ * other jobs share it), up to half the move. With two games and other
+ * builds on two cores, answers to `movetime 100` with 20 ms kept back came
+ * up to 128 ms after the go: 6 games of 200 lost on time at margin 0
+ * (docs/reliability.md). */
+static const int MOVETIME_LATENCY_FACTOR = 3;
+static const int MOVETIME_RESERVE_MAX_DIVISOR = 2;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -38,7 +47,8 @@ static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > 
  * than the clock less a reserve for a loaded machine's latency. With
  * movestogo the share is about 1/movestogo.
  */
-void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool ponder_enabled, int game_ply) {
+void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, int latency_ms, bool ponder_enabled,
+             int game_ply) {
     tm->stability = 0;
     tm->timed = false;
     tm->soft_ms = tm->hard_ms = tm->scaled_ms = INT64_MAX;
@@ -46,6 +56,8 @@ void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool 
     if (limits->movetime_ms > 0) {
         tm->timed = true;
         int64_t reserve = min64(overhead_ms, limits->movetime_ms / MOVETIME_RESERVE_DIVISOR);
+        reserve = max64(reserve, min64((int64_t)MOVETIME_LATENCY_FACTOR * max64(0, latency_ms),
+                                       limits->movetime_ms / MOVETIME_RESERVE_MAX_DIVISOR));
         tm->soft_ms = tm->hard_ms = tm->scaled_ms = max64(1, limits->movetime_ms - reserve);
         return;
     }

@@ -21,9 +21,12 @@ typedef struct {
 
 /* Budget for one move at `game_ply` (plies since the game's start, which
  * lets early moves go quicker). `overhead_ms` is kept back from every
- * limit; with `ponder_enabled` the soft limit is a little larger (the
+ * limit; `latency_ms` is how long the machine lately kept the search off
+ * its processor (0 when idle), which a fixed time per move keeps back a
+ * multiple of; with `ponder_enabled` the soft limit is a little larger (the
  * opponent's time is partly ours). */
-void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, bool ponder_enabled, int game_ply);
+void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, int latency_ms, bool ponder_enabled,
+             int game_ply);
 
 /* After iteration `depth`: `best_changes` root best-move changes during it,
  * the score drop from the previous iteration (positive = worse, in score
