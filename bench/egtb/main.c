@@ -151,8 +151,8 @@ static int cmd_build(int argc, char **argv) {
             break;
         }
         double secs = now_s() - t0;
-        printf("%s: %llu positions per side, %.2f s, %llu edges\n", name, (unsigned long long)t->lay.positions, secs,
-               (unsigned long long)st.edges);
+        printf("%s: %llu positions per side, %.2f s, %u levels\n", name, (unsigned long long)t->lay.positions, secs,
+               (unsigned)st.levels);
         for (int c = 0; c < COLOR_NB; c++)
             printf("  %s to move: %llu win, %llu draw, %llu loss, %llu illegal; longest %u\n",
                    c == RED ? "red" : "black", (unsigned long long)st.win[c], (unsigned long long)st.draw[c],
