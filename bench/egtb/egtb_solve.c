@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "egtb_reindex.h"
 #include "egtb_unmove.h"
 #include "movegen.h"
 
@@ -35,6 +36,7 @@ typedef struct {
     Shared *sh;
     Position *pos, *mirror;
     MoveList list;
+    EgtbReindex reindex;
     uint64_t found; /* step 3: nodes of value `level` spread */
     bool failed;
     char err[256];
@@ -118,19 +120,18 @@ static void tell_parent(const Shared *sh, uint64_t p) {
 /* The parents of every position x stands for: un-moves of x give the
  * positions before it; one is a node's own position only when its index
  * was not taken from its mirror image (else the node's position is the
- * mirror, whose move into the mirror of x is found from there). */
-static void spread_from(Worker *w, Position *x) {
+ * mirror, whose move into the mirror of x is found from there). r holds
+ * x's index by groups. */
+static void spread_from(Worker *w, Position *x, const EgtbReindex *r) {
     const Shared *sh = w->sh;
-    uint64_t n = sh->t->lay.positions;
+    const EgtbLayout *lay = &sh->t->lay;
+    uint64_t base = x->side == RED ? lay->positions : 0; /* the parents' side to move */
     egtb_unmoves(x, &w->list);
     for (int i = 0; i < w->list.count; i++) {
         Move m = w->list.moves[i];
-        Color side;
         bool mirrored;
-        egtb_unmove_take_back(x, m);
-        uint64_t idx = egtb_index_of_mirrored(&sh->t->lay, x, &side, &mirrored);
-        egtb_unmove_replay(x, m);
-        if (!mirrored) tell_parent(sh, side * n + idx);
+        uint64_t idx = egtb_reindex_move(lay, r, x->board[move_to(m)], move_to(m), move_from(m), &mirrored);
+        if (!mirrored) tell_parent(sh, base + idx);
     }
 }
 
@@ -148,13 +149,14 @@ static void mirror_files(const Position *src, Position *dst) {
 static void spread(Worker *w, uint64_t node) {
     const EgtbLayout *lay = &w->sh->t->lay;
     uint64_t n = lay->positions, idx = node % n;
-    egtb_decode(lay, idx, node < n ? RED : BLACK, w->pos);
-    spread_from(w, w->pos);
+    egtb_reindex_decode(lay, idx, node < n ? RED : BLACK, w->pos, &w->reindex);
+    spread_from(w, w->pos, &w->reindex);
     const EgtbGroup *cg = &lay->group[lay->compress];
     uint64_t u = (idx / lay->weight[lay->compress]) % lay->size[lay->compress];
     if (cg->mirror[u] != u) {
         mirror_files(w->pos, w->mirror);
-        spread_from(w, w->mirror);
+        egtb_reindex_set(lay, w->mirror, &w->reindex);
+        spread_from(w, w->mirror, &w->reindex);
     }
 }
 
