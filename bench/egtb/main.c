@@ -3,7 +3,8 @@
  * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
  *
  *   tuong-egtb build --out DIR [--threads N] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
- *   tuong-egtb verify DIR
+ *   tuong-egtb list [--max-positions N]   (issue 32's signatures, fewest positions first)
+ *   tuong-egtb verify DIR [SIG...]   (every table in DIR, or those named)
  *   tuong-egtb probe DIR FEN
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
  *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "egtb_cover.h"
 #include "egtb_sample.h"
 #include "egtb_solve.h"
 #include "egtb_verify.h"
@@ -27,14 +29,20 @@
 #include "movegen.h"
 #include "notation.h"
 
-enum { BUILD_MAX = 64 };
+/* BUILD_MAX: tables in one build, their smaller ones included (issue 32's
+ * set is 1 134). SET_BYTES_MAX: the values of finished tables a build
+ * keeps in memory for the tables after it; past that the ones the next
+ * table does not read are dropped (and read again from DIR if needed). */
+enum { BUILD_MAX = 2048 };
+#define SET_BYTES_MAX (2ull << 30)
 /* sample: the most positions per signature one call prints, and what it
  * prints unasked. */
 enum { SAMPLE_COUNT_MAX = 1000000, SAMPLE_COUNT_DEFAULT = 10, SAMPLE_SEED_DEFAULT = 1 };
 
 static int usage(void) {
     fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] SIG...\n"
-                    "       tuong-egtb verify DIR\n"
+                    "       tuong-egtb list [--max-positions N]\n"
+                    "       tuong-egtb verify DIR [SIG...]\n"
                     "       tuong-egtb probe DIR FEN\n"
                     "       tuong-egtb compare XQDIR DIR SIG...\n"
                     "       tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]\n"
@@ -69,7 +77,7 @@ static bool file_exists(const char *path) {
 static int cmd_build(int argc, char **argv) {
     const char *out = NULL;
     int threads = 1;
-    EgtbMaterial want[BUILD_MAX];
+    static EgtbMaterial want[BUILD_MAX], plan[BUILD_MAX];
     int nwant = 0;
     char err[512];
     for (int i = 0; i < argc; i++) {
@@ -89,10 +97,6 @@ static int cmd_build(int argc, char **argv) {
                 fprintf(stderr, "tuong-egtb: %s\n", err);
                 return 1;
             }
-            if (egtb_sig_piece_count(&want[nwant]) > 5) {
-                fprintf(stderr, "tuong-egtb: %s: more than 5 pieces besides the kings is not supported yet\n", argv[i]);
-                return 1;
-            }
             if (!egtb_sig_has_attackers(&want[nwant], RED)) {
                 fprintf(stderr, "tuong-egtb: %s: no chariot, horse, cannon or pawn: always a draw, no table\n",
                         argv[i]);
@@ -110,7 +114,6 @@ static int cmd_build(int argc, char **argv) {
     }
     if (!out || nwant == 0) return usage();
     mkdir(out, 0777);
-    EgtbMaterial plan[BUILD_MAX];
     int nplan = 0;
     for (int i = 0; i < nwant; i++)
         if (!add_closure(&want[i], plan, &nplan)) {
@@ -133,6 +136,8 @@ static int cmd_build(int argc, char **argv) {
             }
             fprintf(stderr, "tuong-egtb: %s; building it again\n", err);
         }
+        EgtbMaterial need[2 * TYPE_NB];
+        egtb_set_trim(&set, need, egtb_solve_needs(&plan[i], need), SET_BYTES_MAX);
         EgtbTable *t = malloc(sizeof *t);
         EgtbSolveStats st;
         double t0 = now_s();
@@ -163,7 +168,31 @@ static int cmd_build(int argc, char **argv) {
     return rc;
 }
 
-static int cmd_verify(const char *dir) {
+static int cmd_list(int argc, char **argv) {
+    uint64_t max = UINT64_MAX;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--max-positions") && i + 1 < argc) {
+            char *end;
+            max = strtoull(argv[++i], &end, 10);
+            if (*end || end == argv[i]) return usage();
+        } else {
+            return usage();
+        }
+    }
+    static EgtbCoverEntry list[EGTB_COVER_MAX];
+    int n = egtb_cover_list(max, list);
+    if (n < 0) {
+        fprintf(stderr, "tuong-egtb: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        char name[EGTB_NAME_MAX];
+        printf("%s\n", egtb_sig_name(&list[i].mat, name));
+    }
+    return 0;
+}
+
+static int cmd_verify(const char *dir, int nsig, char **sigs) {
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(stderr, "tuong-egtb: %s: %s\n", dir, strerror(errno));
@@ -171,10 +200,21 @@ static int cmd_verify(const char *dir) {
     }
     EgtbSet set;
     egtb_set_init(&set, dir);
-    char names[EGTB_SET_MAX][EGTB_NAME_MAX];
+    static char names[BUILD_MAX][EGTB_NAME_MAX];
     int n = 0;
     size_t extlen = strlen(EGTB_DTC_EXT);
-    for (struct dirent *e; (e = readdir(d)) && n < EGTB_SET_MAX;) {
+    for (int i = 0; i < nsig && n < BUILD_MAX; i++) {
+        EgtbMaterial mat;
+        char err[512];
+        if (!egtb_sig_parse(&mat, sigs[i], err, sizeof err)) {
+            fprintf(stderr, "tuong-egtb: %s\n", err);
+            closedir(d);
+            egtb_set_free(&set);
+            return 1;
+        }
+        egtb_sig_name(&mat, names[n++]);
+    }
+    for (struct dirent *e; nsig == 0 && (e = readdir(d)) && n < BUILD_MAX;) {
         size_t len = strlen(e->d_name);
         if (len <= extlen || len - extlen >= EGTB_NAME_MAX || strcmp(e->d_name + len - extlen, EGTB_DTC_EXT))
             continue;
@@ -197,6 +237,10 @@ static int cmd_verify(const char *dir) {
             rc = 1;
             break;
         }
+        EgtbMaterial keep[2 * TYPE_NB + 1];
+        int nkeep = egtb_solve_needs(&mat, keep);
+        keep[nkeep++] = mat;
+        egtb_set_trim(&set, keep, nkeep, SET_BYTES_MAX);
         EgtbTable *t = egtb_set_get(&set, &mat, err, sizeof err);
         int64_t faults = t ? egtb_verify(&set, t, stdout, err, sizeof err) : -1;
         if (faults < 0) {
@@ -486,7 +530,8 @@ int main(int argc, char **argv) {
     engine_init();
     if (argc < 2) return usage();
     if (!strcmp(argv[1], "build")) return cmd_build(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "verify") && argc == 3) return cmd_verify(argv[2]);
+    if (!strcmp(argv[1], "list")) return cmd_list(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "verify") && argc >= 3) return cmd_verify(argv[2], argc - 3, argv + 3);
     if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sample")) return cmd_sample(argc - 2, argv + 2);
     if (!strcmp(argv[1], "probe") && argc == 3) {
