@@ -61,7 +61,7 @@ void egtb_reindex_set(const EgtbLayout *lay, const Position *pos, EgtbReindex *r
         r->place[g] = lay->group[g].unique[r->raw[g]];
 }
 
-bool egtb_reindex_decode(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos, EgtbReindex *r) {
+bool egtb_reindex_place(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos) {
     pos_clear(pos);
     for (int g = 0; g < lay->ngroups; g++) {
         const EgtbGroup *gr = &lay->group[g];
@@ -73,6 +73,11 @@ bool egtb_reindex_decode(const EgtbLayout *lay, uint64_t idx, Color side, Positi
         }
     }
     pos->side = side;
+    return true;
+}
+
+bool egtb_reindex_decode(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos, EgtbReindex *r) {
+    if (!egtb_reindex_place(lay, idx, side, pos)) return false;
     egtb_reindex_set(lay, pos, r);
     return true;
 }

@@ -20,9 +20,12 @@ typedef struct {
     uint32_t weight_at[SQUARE_NB]; /* that piece's raw weight in its group */
 } EgtbReindex;
 
-/* Decode index idx with `side` to move into pos (no key, no check state:
- * enough for egtb_unmoves and egtb_reindex_move) and fill r from it. false
- * when two pieces share a point. */
+/* Decode index idx with `side` to move into pos: the boards only, no key
+ * and no check state (egtb_decode computes both); false when two pieces
+ * share a point. */
+bool egtb_reindex_place(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos);
+/* The same, and fill r from it (enough for egtb_unmoves and
+ * egtb_reindex_move). */
 bool egtb_reindex_decode(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos, EgtbReindex *r);
 /* Fill r from pos (in the table's frame). */
 void egtb_reindex_set(const EgtbLayout *lay, const Position *pos, EgtbReindex *r);

@@ -64,10 +64,13 @@ static bool expand(Worker *w, uint64_t node) {
     Color side = node < n ? RED : BLACK;
     uint16_t *val = val_at(t, node);
     Position *pos = w->pos;
-    if (!egtb_decode(&t->lay, node % n, side, pos) || !egtb_decoded_legal(pos)) {
+    if (!egtb_reindex_place(&t->lay, node % n, side, pos) || !egtb_decoded_legal(pos)) {
         *val = EGTB_ILLEGAL;
         return true;
     }
+    /* The move generator reads the check state; the key stays 0 (no
+     * repetition is looked at here). */
+    pos->history[0].in_check = pos_compute_in_check(pos);
     gen_legal(pos, &w->list);
     if (w->list.count == 0) {
         *val = 1;

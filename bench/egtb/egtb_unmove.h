@@ -20,10 +20,7 @@
  *   - the position is legal (egtb_decoded_legal: the side not to move there
  *     is not in check, no two uncrossed pawns of one side on one file),
  *   - m is a legal move (given that x itself is legal).
- * from/to of m are as the earlier position plays it. x is changed while
- * the candidates are tried and restored before the return. */
-void egtb_unmoves(Position *x, MoveList *out);
+ * from/to of m are as the earlier position plays it. Only x's boards are
+ * read (no key or check state). */
+void egtb_unmoves(const Position *x, MoveList *out);
 
-/* Turn x into the position before m (an un-move of x) and back. */
-void egtb_unmove_take_back(Position *x, Move m);
-void egtb_unmove_replay(Position *x, Move m);
