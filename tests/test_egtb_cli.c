@@ -124,7 +124,8 @@ static void test_bad_input_is_one_clear_error(void **state) {
     char args[512], cmd[1024], out[256];
     expect_error("build --out /tmp/never-made KXK", "unknown piece letter");
     expect_error("build --out /tmp/never-made KAK", "always a draw");
-    expect_error("build --out /tmp/never-made KRRKAABB", "not supported");
+    expect_error("build --out /tmp/never-made KAABBRNKAABB", "GiB, more than --max-memory 8");
+    expect_error("build --out /tmp/never-made --max-memory 0.01 KRNKAB", "more than --max-memory 0.01");
     expect_error("build --out /tmp/never-made KRKN", "repetition rules");
     snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Empty);
     expect_error(args, "KRK.lzdtc");

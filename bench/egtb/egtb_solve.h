@@ -31,6 +31,10 @@
 
 #include "egtb_table.h"
 
+/* Memory the solver takes per position and side to move: the value and
+ * the count of open quiet moves. */
+enum { EGTB_SOLVE_BYTES = sizeof(uint16_t) + sizeof(uint8_t) };
+
 typedef struct {
     uint64_t win[COLOR_NB], draw[COLOR_NB], loss[COLOR_NB], illegal[COLOR_NB];
     uint16_t longest[COLOR_NB]; /* largest value per side to move */

@@ -2,7 +2,7 @@
 /*
  * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
  *
- *   tuong-egtb build --out DIR [--threads N] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
+ *   tuong-egtb build --out DIR [--threads N] [--max-memory GIB] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
  *   tuong-egtb list [--max-positions N]   (issue 32's signatures, fewest positions first)
  *   tuong-egtb verify DIR [SIG...]   (every table in DIR, or those named)
  *   tuong-egtb probe DIR FEN
@@ -34,13 +34,16 @@
  * keeps in memory for the tables after it; past that the ones the next
  * table does not read are dropped (and read again from DIR if needed). */
 enum { BUILD_MAX = 2048 };
+/* build refuses a table whose solve needs more memory than --max-memory
+ * GiB, this unless told. */
+enum { BUILD_MEMORY_GIB_DEFAULT = 8 };
 #define SET_BYTES_MAX (2ull << 30)
 /* sample: the most positions per signature one call prints, and what it
  * prints unasked. */
 enum { SAMPLE_COUNT_MAX = 1000000, SAMPLE_COUNT_DEFAULT = 10, SAMPLE_SEED_DEFAULT = 1 };
 
 static int usage(void) {
-    fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] SIG...\n"
+    fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] [--max-memory GIB] SIG...\n"
                     "       tuong-egtb list [--max-positions N]\n"
                     "       tuong-egtb verify DIR [SIG...]\n"
                     "       tuong-egtb probe DIR FEN\n"
@@ -77,6 +80,7 @@ static bool file_exists(const char *path) {
 static int cmd_build(int argc, char **argv) {
     const char *out = NULL;
     int threads = 1;
+    double memory_gib = BUILD_MEMORY_GIB_DEFAULT;
     static EgtbMaterial want[BUILD_MAX], plan[BUILD_MAX];
     int nwant = 0;
     char err[512];
@@ -87,6 +91,13 @@ static int cmd_build(int argc, char **argv) {
             threads = atoi(argv[++i]);
             if (threads < 1 || threads > 64) {
                 fprintf(stderr, "tuong-egtb: --threads %s: want 1..64\n", argv[i]);
+                return 1;
+            }
+        } else if (!strcmp(argv[i], "--max-memory") && i + 1 < argc) {
+            char *end;
+            memory_gib = strtod(argv[++i], &end);
+            if (*end || end == argv[i] || !(memory_gib > 0)) {
+                fprintf(stderr, "tuong-egtb: --max-memory %s: want a number of GiB above 0\n", argv[i]);
                 return 1;
             }
         } else if (argv[i][0] == '-') {
@@ -113,6 +124,22 @@ static int cmd_build(int argc, char **argv) {
         }
     }
     if (!out || nwant == 0) return usage();
+    for (int i = 0; i < nwant; i++) {
+        EgtbLayout lay;
+        char name[EGTB_NAME_MAX];
+        egtb_sig_name(&want[i], name);
+        if (!egtb_layout_init(&lay, &want[i])) {
+            fprintf(stderr, "tuong-egtb: %s: piece groups too large to index\n", name);
+            return 1;
+        }
+        double gib = (double)lay.positions * COLOR_NB * EGTB_SOLVE_BYTES / (1u << 30);
+        egtb_layout_free(&lay);
+        if (gib > memory_gib) {
+            fprintf(stderr, "tuong-egtb: %s: solving it takes %.1f GiB, more than --max-memory %g\n", name, gib,
+                    memory_gib);
+            return 1;
+        }
+    }
     mkdir(out, 0777);
     int nplan = 0;
     for (int i = 0; i < nwant; i++)
