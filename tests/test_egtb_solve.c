@@ -71,7 +71,7 @@ static void test_two_attacker_tables_pass_verify(void **state) {
     const char *names[] = {"KPPK", "KNPK"};
     for (int i = 0; i < (running_slow() ? 1 : 2); i++) {
         char err[256];
-        int64_t faults = egtb_verify(&Set, egtb_test_table(&Set, names[i]), stderr, err, sizeof err);
+        int64_t faults = egtb_verify(&Set, egtb_test_table(&Set, names[i]), 2, stderr, err, sizeof err);
         if (faults != 0) fail_msg("%s: %lld faults %s", names[i], (long long)faults, faults < 0 ? err : "");
     }
 }

@@ -4,7 +4,7 @@
  *
  *   tuong-egtb build --out DIR [--threads N] [--max-memory GIB] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
  *   tuong-egtb list [--max-positions N]   (issue 32's signatures, fewest positions first)
- *   tuong-egtb verify DIR [SIG...]   (every table in DIR, or those named)
+ *   tuong-egtb verify DIR [--threads N] [SIG...]   (every table in DIR, or those named)
  *   tuong-egtb probe DIR FEN
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
  *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
@@ -45,7 +45,7 @@ enum { SAMPLE_COUNT_MAX = 1000000, SAMPLE_COUNT_DEFAULT = 10, SAMPLE_SEED_DEFAUL
 static int usage(void) {
     fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] [--max-memory GIB] SIG...\n"
                     "       tuong-egtb list [--max-positions N]\n"
-                    "       tuong-egtb verify DIR [SIG...]\n"
+                    "       tuong-egtb verify DIR [--threads N] [SIG...]\n"
                     "       tuong-egtb probe DIR FEN\n"
                     "       tuong-egtb compare XQDIR DIR SIG...\n"
                     "       tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]\n"
@@ -219,7 +219,22 @@ static int cmd_list(int argc, char **argv) {
     return 0;
 }
 
-static int cmd_verify(const char *dir, int nsig, char **sigs) {
+static int cmd_verify(const char *dir, int argc, char **argv) {
+    int threads = 1, nsig = 0;
+    char *sigs[BUILD_MAX];
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = atoi(argv[++i]);
+            if (threads < 1 || threads > 64) {
+                fprintf(stderr, "tuong-egtb: --threads %s: want 1..64\n", argv[i]);
+                return 1;
+            }
+        } else if (argv[i][0] == '-' || nsig == BUILD_MAX) {
+            return usage();
+        } else {
+            sigs[nsig++] = argv[i];
+        }
+    }
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(stderr, "tuong-egtb: %s: %s\n", dir, strerror(errno));
@@ -269,7 +284,7 @@ static int cmd_verify(const char *dir, int nsig, char **sigs) {
         keep[nkeep++] = mat;
         egtb_set_trim(&set, keep, nkeep, SET_BYTES_MAX);
         EgtbTable *t = egtb_set_get(&set, &mat, err, sizeof err);
-        int64_t faults = t ? egtb_verify(&set, t, stdout, err, sizeof err) : -1;
+        int64_t faults = t ? egtb_verify(&set, t, threads, stdout, err, sizeof err) : -1;
         if (faults < 0) {
             fprintf(stderr, "tuong-egtb: %s\n", err);
             rc = 1;
