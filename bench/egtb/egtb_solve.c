@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "egtb_reindex.h"
 #include "egtb_unmove.h"
@@ -225,9 +226,13 @@ int egtb_solve_needs(const EgtbMaterial *mat, EgtbMaterial *out) {
     return n;
 }
 
-static void count_values(const EgtbTable *t, EgtbSolveStats *stats, uint16_t levels) {
-    memset(stats, 0, sizeof *stats);
-    stats->levels = levels;
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void count_values(const EgtbTable *t, EgtbSolveStats *stats) {
     for (int c = 0; c < COLOR_NB; c++)
         for (uint64_t i = 0; i < t->lay.positions; i++) {
             uint16_t v = t->val[c][i];
@@ -247,9 +252,11 @@ static void count_values(const EgtbTable *t, EgtbSolveStats *stats, uint16_t lev
 }
 
 /* Steps 1 to 3 with the workers and the pending counts allocated. */
-static bool solve_with(Worker *w, int threads, char *err, size_t errlen) {
+static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
     Shared *sh = w[0].sh;
+    double t0 = now_s();
     run_all(w, threads, expand_run);
+    stats->seconds_moves = now_s() - t0;
     for (int i = 0; i < threads; i++)
         if (w[i].failed) {
             snprintf(err, errlen, "%s: %s", sh->t->name, w[i].err);
@@ -268,7 +275,11 @@ static bool solve_with(Worker *w, int threads, char *err, size_t errlen) {
         run_all(w, threads, spread_run);
         for (int i = 0; i < threads; i++)
             found += w[i].found;
-        if (found == 0 && sh->level >= 2) return true;
+        if (found == 0 && sh->level >= 2) {
+            stats->levels = sh->level;
+            stats->seconds_levels = now_s() - t0 - stats->seconds_moves;
+            return true;
+        }
     }
 }
 
@@ -291,17 +302,17 @@ bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats,
         w[i].mirror = malloc(sizeof *w[i].mirror);
         ok = w[i].pos && w[i].mirror;
     }
+    memset(stats, 0, sizeof *stats);
     if (!ok)
         snprintf(err, errlen, "%s: out of memory", t->name);
     else
-        ok = solve_with(w, threads, err, errlen);
-    uint16_t levels = sh.level;
+        ok = solve_with(w, threads, stats, err, errlen);
     for (int i = 0; w && i < threads; i++) {
         free(w[i].pos);
         free(w[i].mirror);
     }
     free(w);
     free(sh.pending);
-    if (ok) count_values(t, stats, levels);
+    if (ok) count_values(t, stats);
     return ok;
 }

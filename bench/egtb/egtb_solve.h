@@ -39,7 +39,9 @@ typedef struct {
     uint64_t win[COLOR_NB], draw[COLOR_NB], loss[COLOR_NB], illegal[COLOR_NB];
     uint16_t longest[COLOR_NB]; /* largest value per side to move */
     uint64_t longest_index[COLOR_NB];
-    uint16_t levels; /* values spread in step 3 (the last found none) */
+    uint16_t levels;       /* values spread in step 3 (the last found none) */
+    double seconds_moves;  /* wall time of steps 1-2 */
+    double seconds_levels; /* and of step 3 */
 } EgtbSolveStats;
 
 /* Solve t (allocated with egtb_table_alloc) using the tables of its

@@ -174,17 +174,19 @@ static int cmd_build(int argc, char **argv) {
             rc = 1;
             break;
         }
-        if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_xq_write_wdl(t, out, err, sizeof err) ||
-            !egtb_xq_write_dtc(t, out, err, sizeof err)) {
+        bool ok = egtb_solve(t, &set, threads, &st, err, sizeof err);
+        double t1 = now_s();
+        if (!ok || !egtb_xq_write_wdl(t, out, err, sizeof err) || !egtb_xq_write_dtc(t, out, err, sizeof err)) {
             fprintf(stderr, "tuong-egtb: %s\n", err);
             egtb_table_free(t);
             free(t);
             rc = 1;
             break;
         }
-        double secs = now_s() - t0;
-        printf("%s: %llu positions per side, %.2f s, %u levels\n", name, (unsigned long long)t->lay.positions, secs,
-               (unsigned)st.levels);
+        double t2 = now_s();
+        printf("%s: %llu positions per side, %.2f s (moves %.2f, %u levels %.2f, files %.2f)\n", name,
+               (unsigned long long)t->lay.positions, t2 - t0, st.seconds_moves, (unsigned)st.levels,
+               st.seconds_levels, t2 - t1);
         for (int c = 0; c < COLOR_NB; c++)
             printf("  %s to move: %llu win, %llu draw, %llu loss, %llu illegal; longest %u\n",
                    c == RED ? "red" : "black", (unsigned long long)st.win[c], (unsigned long long)st.draw[c],
