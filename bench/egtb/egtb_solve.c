@@ -109,7 +109,10 @@ static bool expand(Worker *w, uint64_t node) {
  * makes p a win v + 1; a win uses up one of p's quiet moves, and the last
  * one makes p a loss v + 1 (the largest child, since levels rise) unless a
  * capture draws. Open nodes only (value 0 and not settled as a draw: such
- * a draw has no quiet move, so it is nobody's parent here). */
+ * a draw has no quiet move, so it is nobody's parent here). An un-move
+ * whose position before is illegal finds EGTB_ILLEGAL there and stops:
+ * step 1 has judged every position's legality once, so the un-moves need
+ * not. */
 static void tell_parent(const Shared *sh, uint64_t p) {
     uint16_t v = sh->level;
     if (val_load(sh->t, p) != 0) return;

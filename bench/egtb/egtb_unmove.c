@@ -46,39 +46,6 @@ static Bitboard origins(const Position *x, Piece pc, Square to) {
     }
 }
 
-/* Is the position before un-move from -> to of pc legal (egtb_decoded_legal)?
- * Worked out on x's boards without changing them: the side to move in x
- * must not be attacked there, by the other pieces through the changed
- * occupancy or by pc from its old point; and a pawn must not end up with
- * an uncrossed pawn of its side on the same file. */
-static bool before_is_legal(const Position *x, Piece pc, Square from, Square to) {
-    Color mover = color_of(pc);
-    Square king = x->king_sq[x->side];
-    Bitboard occ = x->occ ^ square_bb(to) ^ square_bb(from);
-    Bitboard occ_t = x->occ_t ^ transposed_bb(to) ^ transposed_bb(from);
-    if (pos_attacked(x, king, mover, occ, occ_t, square_bb(to))) return false;
-    switch (type_of(pc)) {
-    case KING: return !bb_test(file_attacks(from, occ_t), king); /* the kings may not face */
-    case ROOK: return !bb_test(rook_attacks(from, occ, occ_t), king);
-    case CANNON: return !bb_test(cannon_attacks(from, occ, occ_t), king);
-    case HORSE:
-        for (int i = 0; i < HorseCount[from]; i++)
-            if (HorseSteps[from][i].to == king && !bb_test(occ, HorseSteps[from][i].block)) return false;
-        return true;
-    case PAWN: {
-        if (bb_test(PawnAttackers[mover][king], from)) return false;
-        Bitboard pawns = pos_pieces(x, mover, PAWN) ^ square_bb(to) ^ square_bb(from);
-        int ahead = mover == RED ? FILE_NB : -FILE_NB;
-        switch (relative_rank(mover, from)) {
-        case 3: return !bb_test(pawns, from + ahead);
-        case 4: return !bb_test(pawns, from - ahead);
-        default: return true;
-        }
-    }
-    default: return true; /* advisors and elephants attack nothing */
-    }
-}
-
 void egtb_unmoves(const Position *x, MoveList *out) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, allowed_fill);
@@ -88,8 +55,7 @@ void egtb_unmoves(const Position *x, MoveList *out) {
         Square to = bb_pop_lsb(&own);
         Piece pc = x->board[to];
         for (Bitboard from = origins(x, pc, to) & Allowed[pc]; from;) {
-            Square f = bb_pop_lsb(&from);
-            if (before_is_legal(x, pc, f, to)) out->moves[out->count++] = make_move(f, to);
+            out->moves[out->count++] = make_move(bb_pop_lsb(&from), to);
         }
     }
 }

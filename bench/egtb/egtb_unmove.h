@@ -14,13 +14,12 @@
 #include "move.h"
 #include "position.h"
 
-/* The quiet moves m of the side not to move in x such that, in the position
- * before m (x with m taken back and the other side to move):
- *   - every piece stands on a point of its table (pawns on pawn points),
- *   - the position is legal (egtb_decoded_legal: the side not to move there
- *     is not in check, no two uncrossed pawns of one side on one file),
- *   - m is a legal move (given that x itself is legal).
- * from/to of m are as the earlier position plays it. Only x's boards are
- * read (no key or check state). */
+/* The quiet moves m of the side not to move in x by the piece rules, such
+ * that in the position before m (x with m taken back, the other side to
+ * move) every piece stands on a point of its table (pawns on pawn points).
+ * That position may be illegal (the side to move in x in check there, or
+ * two uncrossed pawns of a side on one file): the solver's table marks
+ * such positions EGTB_ILLEGAL, the exact check it needs. When it is legal,
+ * m is a legal move there (x itself being legal). from/to of m are as the
+ * earlier position plays it. Only x's boards are read. */
 void egtb_unmoves(const Position *x, MoveList *out);
-
