@@ -57,8 +57,12 @@ void egtb_reindex_set(const EgtbLayout *lay, const Position *pos, EgtbReindex *r
         r->weight_at[s] = lay->group[g].weight[slot];
         r->raw[g] += r->weight_at[s] * (uint32_t)Point[pc][s];
     }
-    for (int g = 0; g < lay->ngroups; g++)
+    r->sum[0] = r->sum[1] = 0;
+    for (int g = 0; g < lay->ngroups; g++) {
         r->place[g] = lay->group[g].unique[r->raw[g]];
+        r->sum[0] += lay->weight[g] * r->place[g];
+        r->sum[1] += lay->weight[g] * lay->group[g].mirror[r->place[g]];
+    }
 }
 
 bool egtb_reindex_place(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos) {
@@ -90,10 +94,9 @@ uint64_t egtb_reindex_move(const EgtbLayout *lay, const EgtbReindex *r, Piece pc
     uint32_t moved_place = lay->group[moved].unique[raw];
     uint32_t cp = moved == lay->compress ? moved_place : r->place[lay->compress];
     *mirrored = cp >= lay->group[lay->compress].compress_size;
-    uint64_t index = 0;
-    for (int g = 0; g < lay->ngroups; g++) {
-        uint32_t u = g == moved ? moved_place : r->place[g];
-        index += lay->weight[g] * (*mirrored ? lay->group[g].mirror[u] : u);
-    }
-    return index;
+    /* Only the moved group's term changes. */
+    const uint32_t *mirror = lay->group[moved].mirror;
+    uint32_t was = r->place[moved];
+    if (*mirrored) return r->sum[1] + lay->weight[moved] * mirror[moved_place] - lay->weight[moved] * mirror[was];
+    return r->sum[0] + lay->weight[moved] * moved_place - lay->weight[moved] * was;
 }

@@ -16,6 +16,7 @@
 typedef struct {
     uint32_t raw[EGTB_CLASS_NB];   /* each group's raw index */
     uint32_t place[EGTB_CLASS_NB]; /* each group's placement (EgtbGroup.unique[raw]) */
+    uint64_t sum[2];               /* sum of weight * placement over the groups, as is and mirrored */
     int8_t group_at[SQUARE_NB];    /* the group of the piece on a point, -1 if empty */
     uint32_t weight_at[SQUARE_NB]; /* that piece's raw weight in its group */
 } EgtbReindex;
