@@ -56,6 +56,24 @@ static inline void val_store(const EgtbTable *t, uint64_t node, uint16_t v) {
     __atomic_store_n(val_at(t, node), v, __ATOMIC_RELAXED);
 }
 
+/* The value of the position after capture m for the side then to move,
+ * from the smaller table. The move is made on the boards only: pos has no
+ * key here (egtb_reindex_place), which pos_make_move would keep up. */
+static bool capture_value(EgtbSet *subs, Position *pos, Move m, uint16_t *value, char *err, size_t errlen) {
+    Square from = move_from(m), to = move_to(m);
+    Piece mover = pos->board[from], victim = pos->board[to];
+    pos_remove_piece(pos, to);
+    pos_remove_piece(pos, from);
+    pos_put_piece(pos, mover, to);
+    pos->side = (Color)!pos->side;
+    bool ok = egtb_probe(subs, pos, value, err, errlen);
+    pos->side = (Color)!pos->side;
+    pos_remove_piece(pos, to);
+    pos_put_piece(pos, mover, from);
+    pos_put_piece(pos, victim, to);
+    return ok;
+}
+
 /* Steps 1 and 2 for one node: its moves, its captures scored from the
  * smaller tables, its quiet moves counted. */
 static bool expand(Worker *w, uint64_t node) {
@@ -70,7 +88,7 @@ static bool expand(Worker *w, uint64_t node) {
         return true;
     }
     /* The move generator reads the check state; the key stays 0 (no
-     * repetition is looked at here). */
+     * move is made on pos, capture_value works on the boards). */
     pos->history[0].in_check = pos_compute_in_check(pos);
     gen_legal(pos, &w->list);
     if (w->list.count == 0) {
@@ -86,10 +104,7 @@ static bool expand(Worker *w, uint64_t node) {
             continue;
         }
         uint16_t cv;
-        pos_make_move(pos, m);
-        bool ok = egtb_probe(sh->subs, pos, &cv, w->err, sizeof w->err);
-        pos_unmake_move(pos);
-        if (!ok) return false;
+        if (!capture_value(sh->subs, pos, m, &cv, w->err, sizeof w->err)) return false;
         if (egtb_is_loss(cv)) {
             *val = 2;
             return true;
