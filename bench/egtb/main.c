@@ -203,7 +203,10 @@ static int cmd_list(int argc, char **argv) {
         if (!strcmp(argv[i], "--max-positions") && i + 1 < argc) {
             char *end;
             max = strtoull(argv[++i], &end, 10);
-            if (*end || end == argv[i]) return usage();
+            if (*end || end == argv[i]) {
+                fprintf(stderr, "tuong-egtb: --max-positions %s: want a count of positions\n", argv[i]);
+                return 1;
+            }
         } else {
             return usage();
         }
