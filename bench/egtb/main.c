@@ -191,6 +191,7 @@ static int cmd_build(int argc, char **argv) {
             printf("  %s to move: %llu win, %llu draw, %llu loss, %llu illegal; longest %u\n",
                    c == RED ? "red" : "black", (unsigned long long)st.win[c], (unsigned long long)st.draw[c],
                    (unsigned long long)st.loss[c], (unsigned long long)st.illegal[c], st.longest[c]);
+        fflush(stdout); /* a long build shows its progress in a log */
         egtb_set_add(&set, t);
     }
     egtb_set_free(&set);
@@ -298,6 +299,7 @@ static int cmd_verify(const char *dir, int argc, char **argv) {
             rc = 1;
         } else {
             printf("%s: ok (%llu positions per side)\n", names[i], (unsigned long long)t->lay.positions);
+            fflush(stdout); /* a long run shows its progress in a log */
         }
     }
     egtb_set_free(&set);
