@@ -63,7 +63,7 @@ static void test_built_tables_pass_verify(void **state) {
     for (int i = 0; i < built_count(); i++) {
         char err[256];
         if (running_slow() && table(Built[i])->lay.positions > 40000) continue;
-        int64_t faults = egtb_verify(&Set, table(Built[i]), stderr, err, sizeof err);
+        int64_t faults = egtb_verify(&Set, table(Built[i]), 2, stderr, err, sizeof err);
         if (faults != 0) fail_msg("%s: %lld faults %s", Built[i], (long long)faults, faults < 0 ? err : "");
     }
 }

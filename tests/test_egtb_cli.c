@@ -64,6 +64,10 @@ static void test_build_verify_probe(void **state) {
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "KRKA: ok"));
     assert_non_null(strstr(out, "KPK: ok"));
+    /* Only the tables named, on two threads. */
+    snprintf(args, sizeof args, "verify %s --threads 2 KAKR", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_string_equal(out, "KRKA: ok (17010 positions per side)\n");
     /* build writes xiangqitb's files too; compare reads them back. */
     snprintf(args, sizeof args, "compare %s %s KRKA KPK", Dir, Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
@@ -124,7 +128,8 @@ static void test_bad_input_is_one_clear_error(void **state) {
     char args[512], cmd[1024], out[256];
     expect_error("build --out /tmp/never-made KXK", "unknown piece letter");
     expect_error("build --out /tmp/never-made KAK", "always a draw");
-    expect_error("build --out /tmp/never-made KRRKAABB", "not supported");
+    expect_error("build --out /tmp/never-made KAABBRNKAABB", "GiB, more than --max-memory 8");
+    expect_error("build --out /tmp/never-made --max-memory 0.01 KRNKAB", "more than --max-memory 0.01");
     expect_error("build --out /tmp/never-made KRKN", "repetition rules");
     snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Empty);
     expect_error(args, "KRK.lzdtc");
@@ -174,10 +179,25 @@ static void test_bad_input_is_one_clear_error(void **state) {
     expect_error(args, "KNK.lzdtc");
 }
 
+/* list: issue 32's signatures, fewest positions first (ties by name). */
+static void test_list(void **state) {
+    (void)state;
+    static char out[1 << 15];
+    assert_int_equal(run_egtb_out("list --max-positions 5000", out, sizeof out), 0);
+    assert_string_equal(out, "KPK\nKCK\nKNK\nKRK\n");
+    assert_int_equal(run_egtb_out("list", out, sizeof out), 0);
+    assert_int_equal(lines(out), 1134);
+    assert_non_null(strstr(out, "\nKRNKAABB\n"));
+    assert_non_null(strstr(out, "\nKAABBRNKAABB\n"));
+    assert_null(strstr(out, "KRKN")); /* attackers on both sides: not built */
+    expect_error("list --max-positions lots", "want a count");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_verify_probe),
         cmocka_unit_test(test_sample),
+        cmocka_unit_test(test_list),
         cmocka_unit_test(test_bad_input_is_one_clear_error),
     };
     return cmocka_run_group_tests(tests, setup_dirs, remove_dirs);

@@ -2,105 +2,229 @@
 #include "egtb_solve.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "egtb_reindex.h"
+#include "egtb_unmove.h"
 #include "movegen.h"
 
-enum { THREADS_MAX = 64 };
+/* THREADS_MAX: the most workers; CHUNK: nodes a worker claims at a time
+ * (small enough to balance two threads, large enough that the shared
+ * counter is touched rarely). */
+enum { THREADS_MAX = 64, CHUNK = 1 << 12 };
 
-/* One worker's share of step 1: nodes [begin, end) in node order. */
+/* pending[node] while solving: bits 0-6 count the quiet moves whose child
+ * is not yet known to be won for the opponent; bit 7 says a capture draws
+ * (then the node cannot lose). One byte per node: with at most two
+ * attacking pieces a side has far fewer than 128 quiet moves, and more is
+ * refused rather than miscounted. */
+enum { PENDING_CAPDRAW = 0x80, PENDING_COUNT = 0x7F };
+
 typedef struct {
     EgtbTable *t;
     EgtbSet *subs;
-    uint64_t begin, end;
-    uint16_t *deg;     /* quiet children kept per node */
-    uint8_t *capdraw;  /* a capture leads to a draw */
-    uint32_t *edges;   /* this worker's children, in node order */
-    uint64_t nedges, cap;
+    uint8_t *pending;
+    uint64_t nodes;            /* 2 * positions: Red to move, then Black */
+    atomic_uint_fast64_t next; /* the next chunk to claim */
+    uint16_t level;            /* step 3: the value being spread */
+} Shared;
+
+typedef struct {
+    Shared *sh;
+    Position *pos, *mirror;
+    MoveList list;
+    EgtbReindex reindex;
+    uint64_t found; /* step 3: nodes of value `level` spread */
     bool failed;
     char err[256];
 } Worker;
 
-static bool push_edge(Worker *w, uint32_t child) {
-    if (w->nedges == w->cap) {
-        uint64_t cap = w->cap ? 2 * w->cap : 1 << 16;
-        uint32_t *p = realloc(w->edges, cap * sizeof *p);
-        if (!p) return false;
-        w->edges = p;
-        w->cap = cap;
-    }
-    w->edges[w->nedges++] = child;
-    return true;
+/* The values are read and written by both workers in step 3: relaxed
+ * atomics (every writer of a node in one level writes the same value). */
+static inline uint16_t *val_at(const EgtbTable *t, uint64_t node) {
+    uint64_t n = t->lay.positions;
+    return node < n ? &t->val[RED][node] : &t->val[BLACK][node - n];
+}
+static inline uint16_t val_load(const EgtbTable *t, uint64_t node) {
+    return __atomic_load_n(val_at(t, node), __ATOMIC_RELAXED);
+}
+static inline void val_store(const EgtbTable *t, uint64_t node, uint16_t v) {
+    __atomic_store_n(val_at(t, node), v, __ATOMIC_RELAXED);
 }
 
-/* Step 1 and 2 for one node; its value goes to t->val directly. */
-static bool expand_node(Worker *w, Position *pos, uint64_t node) {
-    EgtbTable *t = w->t;
+/* The value of the position after capture m for the side then to move,
+ * from the smaller table. The move is made on the boards only: pos has no
+ * key here (egtb_reindex_place), which pos_make_move would keep up. */
+static bool capture_value(EgtbSet *subs, Position *pos, Move m, uint16_t *value, char *err, size_t errlen) {
+    Square from = move_from(m), to = move_to(m);
+    Piece mover = pos->board[from], victim = pos->board[to];
+    pos_remove_piece(pos, to);
+    pos_remove_piece(pos, from);
+    pos_put_piece(pos, mover, to);
+    pos->side = (Color)!pos->side;
+    bool ok = egtb_probe(subs, pos, value, err, errlen);
+    pos->side = (Color)!pos->side;
+    pos_remove_piece(pos, to);
+    pos_put_piece(pos, mover, from);
+    pos_put_piece(pos, victim, to);
+    return ok;
+}
+
+/* Steps 1 and 2 for one node: its moves, its captures scored from the
+ * smaller tables, its quiet moves counted. */
+static bool expand(Worker *w, uint64_t node) {
+    Shared *sh = w->sh;
+    EgtbTable *t = sh->t;
     uint64_t n = t->lay.positions;
-    Color side = (Color)(node / n);
-    uint64_t idx = node % n;
-    uint16_t *val = &t->val[side][idx];
-    if (!egtb_decode(&t->lay, idx, side, pos) || !egtb_decoded_legal(pos)) {
+    Color side = node < n ? RED : BLACK;
+    uint16_t *val = val_at(t, node);
+    Position *pos = w->pos;
+    if (!egtb_reindex_place(&t->lay, node % n, side, pos) || !egtb_decoded_legal(pos)) {
         *val = EGTB_ILLEGAL;
         return true;
     }
-    MoveList list;
-    gen_legal(pos, &list);
-    if (list.count == 0) {
+    /* The move generator reads the check state; the key stays 0 (no
+     * move is made on pos, capture_value works on the boards). */
+    pos->history[0].in_check = pos_compute_in_check(pos);
+    gen_legal(pos, &w->list);
+    if (w->list.count == 0) {
         *val = 1;
         return true;
     }
-    bool quiet_seen = false;
-    uint64_t first_edge = w->nedges;
-    for (int i = 0; i < list.count; i++) {
-        Move m = list.moves[i];
-        bool capture = pos->board[move_to(m)] != NO_PIECE;
-        pos_make_move(pos, m);
-        if (capture) {
-            uint16_t cv;
-            if (!egtb_probe(w->subs, pos, &cv, w->err, sizeof w->err)) {
-                pos_unmake_move(pos);
-                return false;
-            }
-            if (egtb_is_loss(cv)) {
-                pos_unmake_move(pos);
-                *val = 2;
-                w->nedges = first_edge; /* a won node needs no edges */
-                w->deg[node - w->begin] = 0;
-                return true;
-            }
-            if (egtb_is_draw(cv)) w->capdraw[node - w->begin] = 1;
-        } else {
-            Color cs;
-            uint64_t cidx = egtb_index_of(&t->lay, pos, &cs);
-            if (!push_edge(w, (uint32_t)(cs * n + cidx))) {
-                pos_unmake_move(pos);
-                snprintf(w->err, sizeof w->err, "out of memory for edges");
-                return false;
-            }
-            quiet_seen = true;
+    int quiet = 0;
+    bool capdraw = false;
+    for (int i = 0; i < w->list.count; i++) {
+        Move m = w->list.moves[i];
+        if (pos->board[move_to(m)] == NO_PIECE) {
+            quiet++;
+            continue;
         }
-        pos_unmake_move(pos);
+        uint16_t cv;
+        if (!capture_value(sh->subs, pos, m, &cv, w->err, sizeof w->err)) return false;
+        if (egtb_is_loss(cv)) {
+            *val = 2;
+            return true;
+        }
+        capdraw |= egtb_is_draw(cv);
     }
-    w->deg[node - w->begin] = (uint16_t)(w->nedges - first_edge);
-    if (!quiet_seen) *val = w->capdraw[node - w->begin] ? 0 : 1;
+    if (quiet > PENDING_COUNT) {
+        snprintf(w->err, sizeof w->err, "%d quiet moves in one position, more than the solver counts", quiet);
+        return false;
+    }
+    sh->pending[node] = (uint8_t)(quiet | (capdraw ? PENDING_CAPDRAW : 0));
+    if (quiet == 0) *val = capdraw ? 0 : 1;
     return true;
 }
 
-static void *worker_run(void *arg) {
-    Worker *w = arg;
-    Position *pos = malloc(sizeof *pos);
-    if (!pos) {
-        w->failed = true;
-        snprintf(w->err, sizeof w->err, "out of memory");
-        return NULL;
+/* A parent p of a child of value v (v = sh->level) learns of it: a loss
+ * makes p a win v + 1; a win uses up one of p's quiet moves, and the last
+ * one makes p a loss v + 1 (the largest child, since levels rise) unless a
+ * capture draws. Open nodes only (value 0 and not settled as a draw: such
+ * a draw has no quiet move, so it is nobody's parent here). An un-move
+ * whose position before is illegal finds EGTB_ILLEGAL there and stops:
+ * step 1 has judged every position's legality once, so the un-moves need
+ * not. */
+static void tell_parent(const Shared *sh, uint64_t p) {
+    uint16_t v = sh->level;
+    if (val_load(sh->t, p) != 0) return;
+    if (v & 1) {
+        val_store(sh->t, p, (uint16_t)(v + 1));
+        return;
     }
-    for (uint64_t node = w->begin; node < w->end && !w->failed; node++)
-        if (!expand_node(w, pos, node)) w->failed = true;
-    free(pos);
+    uint8_t old = __atomic_fetch_sub(&sh->pending[p], 1, __ATOMIC_RELAXED);
+    if ((old & PENDING_COUNT) == 1 && !(old & PENDING_CAPDRAW)) val_store(sh->t, p, (uint16_t)(v + 1));
+}
+
+/* The parents of every position x stands for: un-moves of x give the
+ * positions before it; one is a node's own position only when its index
+ * was not taken from its mirror image (else the node's position is the
+ * mirror, whose move into the mirror of x is found from there). r holds
+ * x's index by groups. */
+static void spread_from(Worker *w, Position *x, const EgtbReindex *r) {
+    const Shared *sh = w->sh;
+    const EgtbLayout *lay = &sh->t->lay;
+    uint64_t base = x->side == RED ? lay->positions : 0; /* the parents' side to move */
+    egtb_unmoves(x, &w->list);
+    for (int i = 0; i < w->list.count; i++) {
+        Move m = w->list.moves[i];
+        bool mirrored;
+        uint64_t idx = egtb_reindex_move(lay, r, x->board[move_to(m)], move_to(m), move_from(m), &mirrored);
+        if (!mirrored) tell_parent(sh, base + idx);
+    }
+}
+
+static void mirror_files(const Position *src, Position *dst) {
+    pos_clear(dst);
+    for (Bitboard occ = src->occ; occ;) {
+        Square s = bb_pop_lsb(&occ);
+        pos_put_piece(dst, src->board[s], make_square(8 - file_of(s), rank_of(s)));
+    }
+    dst->side = src->side;
+}
+
+/* Step 3 for one node of value `level`: every position of its index (the
+ * decoded one and, when the index holds both, its mirror image). */
+static void spread(Worker *w, uint64_t node) {
+    const EgtbLayout *lay = &w->sh->t->lay;
+    uint64_t n = lay->positions, idx = node % n;
+    egtb_reindex_decode(lay, idx, node < n ? RED : BLACK, w->pos, &w->reindex);
+    spread_from(w, w->pos, &w->reindex);
+    const EgtbGroup *cg = &lay->group[lay->compress];
+    uint64_t u = (idx / lay->weight[lay->compress]) % lay->size[lay->compress];
+    if (cg->mirror[u] != u) {
+        mirror_files(w->pos, w->mirror);
+        egtb_reindex_set(lay, w->mirror, &w->reindex);
+        spread_from(w, w->mirror, &w->reindex);
+    }
+}
+
+static void *expand_run(void *arg) {
+    Worker *w = arg;
+    Shared *sh = w->sh;
+    for (;;) {
+        uint64_t begin = atomic_fetch_add(&sh->next, CHUNK);
+        if (begin >= sh->nodes) break;
+        uint64_t end = begin + CHUNK < sh->nodes ? begin + CHUNK : sh->nodes;
+        for (uint64_t node = begin; node < end && !w->failed; node++)
+            if (!expand(w, node)) w->failed = true;
+        if (w->failed) break;
+    }
     return NULL;
+}
+
+static void *spread_run(void *arg) {
+    Worker *w = arg;
+    Shared *sh = w->sh;
+    for (;;) {
+        uint64_t begin = atomic_fetch_add(&sh->next, CHUNK);
+        if (begin >= sh->nodes) break;
+        uint64_t end = begin + CHUNK < sh->nodes ? begin + CHUNK : sh->nodes;
+        for (uint64_t node = begin; node < end; node++)
+            if (val_load(sh->t, node) == sh->level) {
+                spread(w, node);
+                w->found++;
+            }
+    }
+    return NULL;
+}
+
+/* Run fn on every worker, threads - 1 of them on new threads (those that
+ * cannot start run here afterwards). */
+static void run_all(Worker *w, int threads, void *(*fn)(void *)) {
+    pthread_t tid[THREADS_MAX];
+    bool started[THREADS_MAX] = {false};
+    atomic_store(&w[0].sh->next, 0);
+    for (int i = 1; i < threads; i++)
+        started[i] = pthread_create(&tid[i], NULL, fn, &w[i]) == 0;
+    fn(&w[0]);
+    for (int i = 1; i < threads; i++)
+        if (started[i]) pthread_join(tid[i], NULL);
+    for (int i = 1; i < threads; i++)
+        if (!started[i]) fn(&w[i]);
 }
 
 int egtb_solve_needs(const EgtbMaterial *mat, EgtbMaterial *out) {
@@ -113,91 +237,71 @@ int egtb_solve_needs(const EgtbMaterial *mat, EgtbMaterial *out) {
             egtb_sig_normalise(&sub);
             if (!egtb_sig_has_attackers(&sub, RED) && !egtb_sig_has_attackers(&sub, BLACK)) continue;
             bool dup = false;
-            for (int i = 0; i < n; i++) dup |= !memcmp(&out[i], &sub, sizeof sub);
+            for (int i = 0; i < n; i++)
+                dup |= !memcmp(&out[i], &sub, sizeof sub);
             if (!dup) out[n++] = sub;
         }
     return n;
 }
 
-/* Step 3: reverse the edges and spread the values breadth first. */
-static bool propagate(EgtbTable *t, const uint16_t *deg_all, const uint8_t *capdraw_all, const uint32_t *fwd,
-                      uint64_t nodes, char *err, size_t errlen) {
-    uint64_t n = t->lay.positions;
-    uint64_t *start = calloc(nodes + 1, sizeof *start); /* predecessor lists */
-    uint16_t *left = malloc(nodes * sizeof *left);      /* quiet children not yet known to win */
-    uint16_t *worst = calloc(nodes, sizeof *worst);     /* largest child win value seen */
-    uint32_t *queue = malloc(nodes * sizeof *queue);
-    uint64_t edges = 0;
-    for (uint64_t v = 0; v < nodes; v++) edges += deg_all[v];
-    uint32_t *pred = malloc((edges ? edges : 1) * sizeof *pred);
-    if (!start || !left || !worst || !queue || !pred) {
-        free(start);
-        free(left);
-        free(worst);
-        free(queue);
-        free(pred);
-        snprintf(err, errlen, "out of memory for %llu edges", (unsigned long long)edges);
-        return false;
-    }
-    for (uint64_t e = 0; e < edges; e++) start[fwd[e] + 1]++;
-    for (uint64_t v = 0; v < nodes; v++) start[v + 1] += start[v];
-    uint64_t *fill = malloc(nodes * sizeof *fill);
-    if (!fill) {
-        free(start);
-        free(left);
-        free(worst);
-        free(queue);
-        free(pred);
-        snprintf(err, errlen, "out of memory");
-        return false;
-    }
-    memcpy(fill, start, nodes * sizeof *fill);
-    uint64_t e = 0;
-    for (uint64_t v = 0; v < nodes; v++)
-        for (int k = 0; k < deg_all[v]; k++) pred[fill[fwd[e++]]++] = (uint32_t)v;
-    free(fill);
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
-#define VAL(v) t->val[(v) / n][(v) % n]
-    uint64_t head = 0, tail = 0;
-    for (uint64_t v = 0; v < nodes; v++) { /* seeds sorted: losses 1, then wins 2 */
-        left[v] = deg_all[v];
-        if (VAL(v) == 1) queue[tail++] = (uint32_t)v;
-    }
-    for (uint64_t v = 0; v < nodes; v++)
-        if (VAL(v) == 2) queue[tail++] = (uint32_t)v;
-    while (head < tail) {
-        uint32_t c = queue[head++];
-        uint16_t cv = VAL(c);
-        for (uint64_t k = start[c]; k < start[c + 1]; k++) {
-            uint32_t p = pred[k];
-            if (VAL(p) != 0) continue;
-            if (cv & 1) {
-                VAL(p) = (uint16_t)(cv + 1);
-                queue[tail++] = p;
-            } else {
-                if (cv > worst[p]) worst[p] = cv;
-                if (--left[p] == 0 && !capdraw_all[p]) {
-                    VAL(p) = (uint16_t)(worst[p] + 1);
-                    queue[tail++] = p;
-                }
+static void count_values(const EgtbTable *t, EgtbSolveStats *stats) {
+    for (int c = 0; c < COLOR_NB; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t v = t->val[c][i];
+            if (v == EGTB_ILLEGAL)
+                stats->illegal[c]++;
+            else if (v == 0)
+                stats->draw[c]++;
+            else if (v & 1)
+                stats->loss[c]++;
+            else
+                stats->win[c]++;
+            if (v != EGTB_ILLEGAL && v > stats->longest[c]) {
+                stats->longest[c] = v;
+                stats->longest_index[c] = i;
             }
         }
+}
+
+/* Steps 1 to 3 with the workers and the pending counts allocated. */
+static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
+    Shared *sh = w[0].sh;
+    double t0 = now_s();
+    run_all(w, threads, expand_run);
+    stats->seconds_moves = now_s() - t0;
+    for (int i = 0; i < threads; i++)
+        if (w[i].failed) {
+            snprintf(err, errlen, "%s: %s", sh->t->name, w[i].err);
+            return false;
+        }
+    /* Values rise by one per level, from the seeds (losses 1, wins 2); a
+     * level past 2 with no node ends it. */
+    for (sh->level = 1;; sh->level++) {
+        if (sh->level + 1 >= EGTB_ILLEGAL) {
+            snprintf(err, errlen, "%s: values beyond %u", sh->t->name, (unsigned)sh->level);
+            return false;
+        }
+        uint64_t found = 0;
+        for (int i = 0; i < threads; i++)
+            w[i].found = 0;
+        run_all(w, threads, spread_run);
+        for (int i = 0; i < threads; i++)
+            found += w[i].found;
+        if (found == 0 && sh->level >= 2) {
+            stats->levels = sh->level;
+            stats->seconds_levels = now_s() - t0 - stats->seconds_moves;
+            return true;
+        }
     }
-#undef VAL
-    free(start);
-    free(left);
-    free(worst);
-    free(queue);
-    free(pred);
-    return true;
 }
 
 bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
-    uint64_t n = t->lay.positions, nodes = 2 * n;
-    if (nodes >= UINT32_MAX) {
-        snprintf(err, errlen, "%s: %llu positions, more than this solver indexes", t->name, (unsigned long long)n);
-        return false;
-    }
     /* Every smaller table must be loaded before the workers share subs. */
     EgtbMaterial need[2 * TYPE_NB];
     int nneed = egtb_solve_needs(&t->lay.mat, need);
@@ -206,70 +310,27 @@ bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats,
 
     if (threads < 1) threads = 1;
     if (threads > THREADS_MAX) threads = THREADS_MAX;
-    uint16_t *deg = calloc(nodes, sizeof *deg);
-    uint8_t *capdraw = calloc(nodes, 1);
+    Shared sh = {.t = t, .subs = subs, .nodes = 2 * t->lay.positions};
+    sh.pending = calloc(sh.nodes ? sh.nodes : 1, 1);
     Worker *w = calloc((size_t)threads, sizeof *w);
-    if (!deg || !capdraw || !w) {
-        free(deg);
-        free(capdraw);
-        free(w);
-        snprintf(err, errlen, "out of memory");
-        return false;
-    }
-    pthread_t tid[THREADS_MAX];
-    for (int i = 0; i < threads; i++) {
-        w[i] = (Worker){.t = t, .subs = subs, .begin = nodes * (uint64_t)i / (uint64_t)threads,
-                        .end = nodes * (uint64_t)(i + 1) / (uint64_t)threads};
-        w[i].deg = deg + w[i].begin;
-        w[i].capdraw = capdraw + w[i].begin;
-    }
-    int started = 0;
-    for (int i = 1; i < threads; i++, started++)
-        if (pthread_create(&tid[i], NULL, worker_run, &w[i]) != 0) break;
-    worker_run(&w[0]);
-    for (int i = 1; i <= started; i++) pthread_join(tid[i], NULL);
-    for (int i = started + 1; i < threads; i++) worker_run(&w[i]); /* threads that did not start */
-
-    bool ok = true;
-    uint64_t edges = 0;
-    for (int i = 0; i < threads; i++) {
-        if (w[i].failed && ok) {
-            snprintf(err, errlen, "%s: %s", t->name, w[i].err);
-            ok = false;
-        }
-        edges += w[i].nedges;
-    }
-    uint32_t *fwd = ok ? malloc((edges ? edges : 1) * sizeof *fwd) : NULL;
-    if (ok && !fwd) {
-        snprintf(err, errlen, "out of memory for %llu edges", (unsigned long long)edges);
-        ok = false;
-    }
-    uint64_t at = 0;
+    bool ok = sh.pending && w;
     for (int i = 0; ok && i < threads; i++) {
-        memcpy(fwd + at, w[i].edges, w[i].nedges * sizeof *fwd);
-        at += w[i].nedges;
+        w[i].sh = &sh;
+        w[i].pos = malloc(sizeof *w[i].pos);
+        w[i].mirror = malloc(sizeof *w[i].mirror);
+        ok = w[i].pos && w[i].mirror;
     }
-    for (int i = 0; i < threads; i++) free(w[i].edges);
-    free(w);
-    if (ok) ok = propagate(t, deg, capdraw, fwd, nodes, err, errlen);
-    free(fwd);
-    free(deg);
-    free(capdraw);
-    if (!ok) return false;
-
     memset(stats, 0, sizeof *stats);
-    stats->edges = edges;
-    for (int c = 0; c < COLOR_NB; c++)
-        for (uint64_t i = 0; i < n; i++) {
-            uint16_t v = t->val[c][i];
-            if (v == EGTB_ILLEGAL) stats->illegal[c]++;
-            else if (v == 0) stats->draw[c]++;
-            else if (v & 1) stats->loss[c]++;
-            else stats->win[c]++;
-            if (v != EGTB_ILLEGAL && v > stats->longest[c]) {
-                stats->longest[c] = v;
-                stats->longest_index[c] = i;
-            }
-        }
-    return true;
+    if (!ok)
+        snprintf(err, errlen, "%s: out of memory", t->name);
+    else
+        ok = solve_with(w, threads, stats, err, errlen);
+    for (int i = 0; w && i < threads; i++) {
+        free(w[i].pos);
+        free(w[i].mirror);
+    }
+    free(w);
+    free(sh.pending);
+    if (ok) count_values(t, stats);
+    return ok;
 }

@@ -2,20 +2,24 @@
 #pragma once
 /*
  * In-memory retrograde solver for one signature (docs/egtb.md, "Tuong's
- * generator").
+ * generator"). It keeps 3 bytes per position and side to move: the value
+ * (the table itself) and a count of quiet moves still open; the moves into
+ * a position are found again when needed (egtb_unmove.h), not stored.
  *
  * 1. Every index and side to move is decoded and its legal moves generated
  *    with the engine's move generator (threads share the index range).
- *    A capture is looked up at once in the smaller table it leads to; a
- *    quiet move becomes an edge to the child's node in this table.
+ *    A capture is looked up at once in the smaller table it leads to; the
+ *    quiet moves are counted.
  * 2. Terminal values: no legal move = loss 1 (mate and stalemate alike); a
  *    capture into a position lost for the opponent = win 2; no quiet move
  *    and every capture winning for the opponent = loss 1; no quiet move
  *    and a capture into a drawn position = draw.
- * 3. The edges are reversed and the values spread breadth first in
- *    increasing order: the parent of a loss v becomes a win v + 1 (if still
- *    open); a parent whose quiet children are all wins and that has no
- *    drawing capture becomes a loss 1 + its largest child value.
+ * 3. Level by level, v = 1, 2, ...: every position of value v is un-moved
+ *    (both threads share the index range); a parent of a loss v becomes a
+ *    win v + 1 (if still open); a parent whose quiet moves have now all
+ *    been found to lead to wins (the last of them of value v, the largest)
+ *    and that has no drawing capture becomes a loss v + 1. A level past 2
+ *    that finds no position ends it.
  * 4. What stays open is a draw.
  * The repetition rules play no part: the signatures built so far give only
  * one side attacking pieces, where xiangqitb applies none either
@@ -27,11 +31,17 @@
 
 #include "egtb_table.h"
 
+/* Memory the solver takes per position and side to move: the value and
+ * the count of open quiet moves. */
+enum { EGTB_SOLVE_BYTES = sizeof(uint16_t) + sizeof(uint8_t) };
+
 typedef struct {
     uint64_t win[COLOR_NB], draw[COLOR_NB], loss[COLOR_NB], illegal[COLOR_NB];
-    uint16_t longest[COLOR_NB];   /* largest value per side to move */
+    uint16_t longest[COLOR_NB]; /* largest value per side to move */
     uint64_t longest_index[COLOR_NB];
-    uint64_t edges;               /* quiet-move edges kept */
+    uint16_t levels;       /* values spread in step 3 (the last found none) */
+    double seconds_moves;  /* wall time of steps 1-2 */
+    double seconds_levels; /* and of step 3 */
 } EgtbSolveStats;
 
 /* Solve t (allocated with egtb_table_alloc) using the tables of its

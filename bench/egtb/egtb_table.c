@@ -46,6 +46,27 @@ void egtb_set_free(EgtbSet *set) {
     set->count = 0;
 }
 
+void egtb_set_trim(EgtbSet *set, const EgtbMaterial *keep, int nkeep, uint64_t bytes_max) {
+    uint64_t bytes = 0;
+    for (int i = 0; i < set->count; i++)
+        bytes += egtb_table_bytes(set->table[i]);
+    int kept = 0;
+    for (int i = 0; i < set->count; i++) {
+        EgtbTable *t = set->table[i];
+        bool wanted = false;
+        for (int k = 0; k < nkeep; k++)
+            wanted |= !memcmp(&keep[k], &t->lay.mat, sizeof keep[k]);
+        if (wanted || bytes <= bytes_max) {
+            set->table[kept++] = t;
+            continue;
+        }
+        bytes -= egtb_table_bytes(t);
+        egtb_table_free(t);
+        free(t);
+    }
+    set->count = kept;
+}
+
 bool egtb_set_add(EgtbSet *set, EgtbTable *t) {
     if (set->count == EGTB_SET_MAX) return false;
     set->table[set->count++] = t;

@@ -52,6 +52,12 @@ typedef struct {
 
 void egtb_set_init(EgtbSet *set, const char *dir);
 void egtb_set_free(EgtbSet *set);
+/* Memory a table's values take. */
+static inline uint64_t egtb_table_bytes(const EgtbTable *t) { return 2 * t->lay.positions * sizeof(uint16_t); }
+/* Free the tables of the set, the oldest first, that are not among keep[0..nkeep-1], until
+ * the values of those left take at most bytes_max (they load again from DIR when
+ * asked for): a long build keeps only what its next tables read. */
+void egtb_set_trim(EgtbSet *set, const EgtbMaterial *keep, int nkeep, uint64_t bytes_max);
 /* Take ownership of a solved table. */
 bool egtb_set_add(EgtbSet *set, EgtbTable *t);
 /* The table of mat (normalised), loading it on first use from DIR/NAME.lzdtc

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "egtb_verify.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
+#include "egtb_solve.h"
 #include "fen.h"
 #include "movegen.h"
 
-enum { FAULTS_SHOWN = 5 };
+/* FAULTS_SHOWN: faults printed per table; THREADS_MAX, CHUNK: as the
+ * solver's (egtb_solve.c). */
+enum { FAULTS_SHOWN = 5, THREADS_MAX = 64, CHUNK = 1 << 12 };
 
 bool egtb_child_value(EgtbSet *set, Position *pos, Move m, uint16_t *value, char *err, size_t errlen) {
     bool capture = pos->board[move_to(m)] != NO_PIECE;
@@ -45,7 +50,8 @@ static const char *check_node(EgtbSet *set, Position *pos, uint16_t v, char *err
             all_win = false;
         }
     }
-    if (egtb_is_win(v)) return min_loss == v - 1 ? NULL : "win without a move to a loss one step shorter, or with a shorter one";
+    if (egtb_is_win(v))
+        return min_loss == v - 1 ? NULL : "win without a move to a loss one step shorter, or with a shorter one";
     if (egtb_is_loss(v)) {
         if (!all_win) return "loss with a move that does not lose";
         return max_win == v - 1 ? NULL : "loss whose longest resistance is not one step shorter";
@@ -54,33 +60,90 @@ static const char *check_node(EgtbSet *set, Position *pos, uint16_t v, char *err
     return any_draw ? NULL : "draw without a drawing move";
 }
 
-int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, FILE *out, char *err, size_t errlen) {
+/* One worker's share: positions claimed CHUNK at a time from a shared
+ * counter over both sides' indices. */
+typedef struct {
+    EgtbSet *set;
+    const EgtbTable *t;
+    FILE *out;
+    atomic_uint_fast64_t next;
+    atomic_int_fast64_t faults;
+    pthread_mutex_t print;
+} Shared;
+
+typedef struct {
+    Shared *sh;
+    bool failed;
+    char err[256];
+} Worker;
+
+static void *verify_run(void *arg) {
+    Worker *w = arg;
+    Shared *sh = w->sh;
+    const EgtbTable *t = sh->t;
+    uint64_t n = t->lay.positions;
     Position *pos = malloc(sizeof *pos);
     if (!pos) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        snprintf(w->err, sizeof w->err, "out of memory");
+        w->failed = true;
+        return NULL;
     }
-    int64_t faults = 0;
-    for (int c = 0; c < COLOR_NB; c++)
-        for (uint64_t i = 0; i < t->lay.positions; i++) {
+    for (;;) {
+        uint64_t begin = atomic_fetch_add(&sh->next, CHUNK);
+        if (begin >= 2 * n || w->failed) break;
+        uint64_t end = begin + CHUNK < 2 * n ? begin + CHUNK : 2 * n;
+        for (uint64_t node = begin; node < end && !w->failed; node++) {
+            Color c = node < n ? RED : BLACK;
+            uint64_t i = node % n;
             uint16_t v = t->val[c][i];
             const char *why;
-            bool failed = false;
-            if (!egtb_decode(&t->lay, i, (Color)c, pos) || !egtb_decoded_legal(pos))
+            if (!egtb_decode(&t->lay, i, c, pos) || !egtb_decoded_legal(pos))
                 why = v == EGTB_ILLEGAL ? NULL : "illegal position with a value";
             else
-                why = check_node(set, pos, v, err, errlen, &failed);
-            if (failed) {
-                free(pos);
-                return -1;
-            }
-            if (!why) continue;
-            if (faults++ < FAULTS_SHOWN) {
+                why = check_node(sh->set, pos, v, w->err, sizeof w->err, &w->failed);
+            if (!why || w->failed) continue;
+            if (atomic_fetch_add(&sh->faults, 1) < FAULTS_SHOWN) {
                 char fen[FEN_MAX];
-                fprintf(out, "%s: index %llu %s to move, value %u: %s (%s)\n", t->name, (unsigned long long)i,
+                pthread_mutex_lock(&sh->print);
+                fprintf(sh->out, "%s: index %llu %s to move, value %u: %s (%s)\n", t->name, (unsigned long long)i,
                         c == RED ? "red" : "black", v, why, fen_write(pos, fen));
+                pthread_mutex_unlock(&sh->print);
             }
         }
+    }
     free(pos);
-    return faults;
+    return NULL;
+}
+
+int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen) {
+    /* The smaller tables load now: the workers then only read the set. */
+    EgtbMaterial need[2 * TYPE_NB];
+    int nneed = egtb_solve_needs(&t->lay.mat, need);
+    for (int i = 0; i < nneed; i++)
+        if (!egtb_set_get(set, &need[i], err, errlen)) return -1;
+    if (threads < 1) threads = 1;
+    if (threads > THREADS_MAX) threads = THREADS_MAX;
+    Shared sh = {.set = set, .t = t, .out = out};
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.faults, 0);
+    pthread_mutex_init(&sh.print, NULL);
+    Worker w[THREADS_MAX];
+    pthread_t tid[THREADS_MAX];
+    bool started[THREADS_MAX] = {false};
+    for (int i = 0; i < threads; i++)
+        w[i] = (Worker){.sh = &sh};
+    for (int i = 1; i < threads; i++)
+        started[i] = pthread_create(&tid[i], NULL, verify_run, &w[i]) == 0;
+    verify_run(&w[0]);
+    for (int i = 1; i < threads; i++)
+        if (started[i]) pthread_join(tid[i], NULL);
+    for (int i = 1; i < threads; i++)
+        if (!started[i]) verify_run(&w[i]);
+    pthread_mutex_destroy(&sh.print);
+    for (int i = 0; i < threads; i++)
+        if (w[i].failed) {
+            snprintf(err, errlen, "%s", w[i].err);
+            return -1;
+        }
+    return (int64_t)atomic_load(&sh.faults);
 }

@@ -20,6 +20,7 @@
  * false with a message when a smaller table is missing. */
 bool egtb_child_value(EgtbSet *set, Position *pos, Move m, uint16_t *value, char *err, size_t errlen);
 
-/* Verify every position of t; report up to a few faults (with FEN) to out.
- * Returns the number of faults, or -1 with a message on a missing table. */
-int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, FILE *out, char *err, size_t errlen);
+/* Verify every position of t (which must be in set) on `threads` threads;
+ * report up to a few faults (with FEN) to out. Returns the number of
+ * faults, or -1 with a message on a missing table. */
+int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen);

@@ -2,8 +2,9 @@
 /*
  * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
  *
- *   tuong-egtb build --out DIR [--threads N] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
- *   tuong-egtb verify DIR
+ *   tuong-egtb build --out DIR [--threads N] [--max-memory GIB] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
+ *   tuong-egtb list [--max-positions N]   (issue 32's signatures, fewest positions first)
+ *   tuong-egtb verify DIR [--threads N] [SIG...]   (every table in DIR, or those named)
  *   tuong-egtb probe DIR FEN
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
  *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "egtb_cover.h"
 #include "egtb_sample.h"
 #include "egtb_solve.h"
 #include "egtb_verify.h"
@@ -27,14 +29,23 @@
 #include "movegen.h"
 #include "notation.h"
 
-enum { BUILD_MAX = 64 };
+/* BUILD_MAX: tables in one build, their smaller ones included (issue 32's
+ * set is 1 134). SET_BYTES_MAX: the values of finished tables a build
+ * keeps in memory for the tables after it; past that the ones the next
+ * table does not read are dropped (and read again from DIR if needed). */
+enum { BUILD_MAX = 2048 };
+/* build refuses a table whose solve needs more memory than --max-memory
+ * GiB, this unless told. */
+enum { BUILD_MEMORY_GIB_DEFAULT = 8 };
+#define SET_BYTES_MAX (2ull << 30)
 /* sample: the most positions per signature one call prints, and what it
  * prints unasked. */
 enum { SAMPLE_COUNT_MAX = 1000000, SAMPLE_COUNT_DEFAULT = 10, SAMPLE_SEED_DEFAULT = 1 };
 
 static int usage(void) {
-    fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] SIG...\n"
-                    "       tuong-egtb verify DIR\n"
+    fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] [--max-memory GIB] SIG...\n"
+                    "       tuong-egtb list [--max-positions N]\n"
+                    "       tuong-egtb verify DIR [--threads N] [SIG...]\n"
                     "       tuong-egtb probe DIR FEN\n"
                     "       tuong-egtb compare XQDIR DIR SIG...\n"
                     "       tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]\n"
@@ -69,7 +80,8 @@ static bool file_exists(const char *path) {
 static int cmd_build(int argc, char **argv) {
     const char *out = NULL;
     int threads = 1;
-    EgtbMaterial want[BUILD_MAX];
+    double memory_gib = BUILD_MEMORY_GIB_DEFAULT;
+    static EgtbMaterial want[BUILD_MAX], plan[BUILD_MAX];
     int nwant = 0;
     char err[512];
     for (int i = 0; i < argc; i++) {
@@ -81,16 +93,19 @@ static int cmd_build(int argc, char **argv) {
                 fprintf(stderr, "tuong-egtb: --threads %s: want 1..64\n", argv[i]);
                 return 1;
             }
+        } else if (!strcmp(argv[i], "--max-memory") && i + 1 < argc) {
+            char *end;
+            memory_gib = strtod(argv[++i], &end);
+            if (*end || end == argv[i] || !(memory_gib > 0)) {
+                fprintf(stderr, "tuong-egtb: --max-memory %s: want a number of GiB above 0\n", argv[i]);
+                return 1;
+            }
         } else if (argv[i][0] == '-') {
             return usage();
         } else {
             if (nwant == BUILD_MAX) return usage();
             if (!egtb_sig_parse(&want[nwant], argv[i], err, sizeof err)) {
                 fprintf(stderr, "tuong-egtb: %s\n", err);
-                return 1;
-            }
-            if (egtb_sig_piece_count(&want[nwant]) > 5) {
-                fprintf(stderr, "tuong-egtb: %s: more than 5 pieces besides the kings is not supported yet\n", argv[i]);
                 return 1;
             }
             if (!egtb_sig_has_attackers(&want[nwant], RED)) {
@@ -109,8 +124,23 @@ static int cmd_build(int argc, char **argv) {
         }
     }
     if (!out || nwant == 0) return usage();
+    for (int i = 0; i < nwant; i++) {
+        EgtbLayout lay;
+        char name[EGTB_NAME_MAX];
+        egtb_sig_name(&want[i], name);
+        if (!egtb_layout_init(&lay, &want[i])) {
+            fprintf(stderr, "tuong-egtb: %s: piece groups too large to index\n", name);
+            return 1;
+        }
+        double gib = (double)lay.positions * COLOR_NB * EGTB_SOLVE_BYTES / (1u << 30);
+        egtb_layout_free(&lay);
+        if (gib > memory_gib) {
+            fprintf(stderr, "tuong-egtb: %s: solving it takes %.1f GiB, more than --max-memory %g\n", name, gib,
+                    memory_gib);
+            return 1;
+        }
+    }
     mkdir(out, 0777);
-    EgtbMaterial plan[BUILD_MAX];
     int nplan = 0;
     for (int i = 0; i < nwant; i++)
         if (!add_closure(&want[i], plan, &nplan)) {
@@ -133,6 +163,8 @@ static int cmd_build(int argc, char **argv) {
             }
             fprintf(stderr, "tuong-egtb: %s; building it again\n", err);
         }
+        EgtbMaterial need[2 * TYPE_NB];
+        egtb_set_trim(&set, need, egtb_solve_needs(&plan[i], need), SET_BYTES_MAX);
         EgtbTable *t = malloc(sizeof *t);
         EgtbSolveStats st;
         double t0 = now_s();
@@ -142,28 +174,73 @@ static int cmd_build(int argc, char **argv) {
             rc = 1;
             break;
         }
-        if (!egtb_solve(t, &set, threads, &st, err, sizeof err) || !egtb_xq_write_wdl(t, out, err, sizeof err) ||
-            !egtb_xq_write_dtc(t, out, err, sizeof err)) {
+        bool ok = egtb_solve(t, &set, threads, &st, err, sizeof err);
+        double t1 = now_s();
+        if (!ok || !egtb_xq_write_wdl(t, out, err, sizeof err) || !egtb_xq_write_dtc(t, out, err, sizeof err)) {
             fprintf(stderr, "tuong-egtb: %s\n", err);
             egtb_table_free(t);
             free(t);
             rc = 1;
             break;
         }
-        double secs = now_s() - t0;
-        printf("%s: %llu positions per side, %.2f s, %llu edges\n", name, (unsigned long long)t->lay.positions, secs,
-               (unsigned long long)st.edges);
+        double t2 = now_s();
+        printf("%s: %llu positions per side, %.2f s (moves %.2f, %u levels %.2f, files %.2f)\n", name,
+               (unsigned long long)t->lay.positions, t2 - t0, st.seconds_moves, (unsigned)st.levels,
+               st.seconds_levels, t2 - t1);
         for (int c = 0; c < COLOR_NB; c++)
             printf("  %s to move: %llu win, %llu draw, %llu loss, %llu illegal; longest %u\n",
                    c == RED ? "red" : "black", (unsigned long long)st.win[c], (unsigned long long)st.draw[c],
                    (unsigned long long)st.loss[c], (unsigned long long)st.illegal[c], st.longest[c]);
+        fflush(stdout); /* a long build shows its progress in a log */
         egtb_set_add(&set, t);
     }
     egtb_set_free(&set);
     return rc;
 }
 
-static int cmd_verify(const char *dir) {
+static int cmd_list(int argc, char **argv) {
+    uint64_t max = UINT64_MAX;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--max-positions") && i + 1 < argc) {
+            char *end;
+            max = strtoull(argv[++i], &end, 10);
+            if (*end || end == argv[i]) {
+                fprintf(stderr, "tuong-egtb: --max-positions %s: want a count of positions\n", argv[i]);
+                return 1;
+            }
+        } else {
+            return usage();
+        }
+    }
+    static EgtbCoverEntry list[EGTB_COVER_MAX];
+    int n = egtb_cover_list(max, list);
+    if (n < 0) {
+        fprintf(stderr, "tuong-egtb: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        char name[EGTB_NAME_MAX];
+        printf("%s\n", egtb_sig_name(&list[i].mat, name));
+    }
+    return 0;
+}
+
+static int cmd_verify(const char *dir, int argc, char **argv) {
+    int threads = 1, nsig = 0;
+    char *sigs[BUILD_MAX];
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = atoi(argv[++i]);
+            if (threads < 1 || threads > 64) {
+                fprintf(stderr, "tuong-egtb: --threads %s: want 1..64\n", argv[i]);
+                return 1;
+            }
+        } else if (argv[i][0] == '-' || nsig == BUILD_MAX) {
+            return usage();
+        } else {
+            sigs[nsig++] = argv[i];
+        }
+    }
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(stderr, "tuong-egtb: %s: %s\n", dir, strerror(errno));
@@ -171,10 +248,21 @@ static int cmd_verify(const char *dir) {
     }
     EgtbSet set;
     egtb_set_init(&set, dir);
-    char names[EGTB_SET_MAX][EGTB_NAME_MAX];
+    static char names[BUILD_MAX][EGTB_NAME_MAX];
     int n = 0;
     size_t extlen = strlen(EGTB_DTC_EXT);
-    for (struct dirent *e; (e = readdir(d)) && n < EGTB_SET_MAX;) {
+    for (int i = 0; i < nsig && n < BUILD_MAX; i++) {
+        EgtbMaterial mat;
+        char err[512];
+        if (!egtb_sig_parse(&mat, sigs[i], err, sizeof err)) {
+            fprintf(stderr, "tuong-egtb: %s\n", err);
+            closedir(d);
+            egtb_set_free(&set);
+            return 1;
+        }
+        egtb_sig_name(&mat, names[n++]);
+    }
+    for (struct dirent *e; nsig == 0 && (e = readdir(d)) && n < BUILD_MAX;) {
         size_t len = strlen(e->d_name);
         if (len <= extlen || len - extlen >= EGTB_NAME_MAX || strcmp(e->d_name + len - extlen, EGTB_DTC_EXT))
             continue;
@@ -197,8 +285,12 @@ static int cmd_verify(const char *dir) {
             rc = 1;
             break;
         }
+        EgtbMaterial keep[2 * TYPE_NB + 1];
+        int nkeep = egtb_solve_needs(&mat, keep);
+        keep[nkeep++] = mat;
+        egtb_set_trim(&set, keep, nkeep, SET_BYTES_MAX);
         EgtbTable *t = egtb_set_get(&set, &mat, err, sizeof err);
-        int64_t faults = t ? egtb_verify(&set, t, stdout, err, sizeof err) : -1;
+        int64_t faults = t ? egtb_verify(&set, t, threads, stdout, err, sizeof err) : -1;
         if (faults < 0) {
             fprintf(stderr, "tuong-egtb: %s\n", err);
             rc = 1;
@@ -207,6 +299,7 @@ static int cmd_verify(const char *dir) {
             rc = 1;
         } else {
             printf("%s: ok (%llu positions per side)\n", names[i], (unsigned long long)t->lay.positions);
+            fflush(stdout); /* a long run shows its progress in a log */
         }
     }
     egtb_set_free(&set);
@@ -486,7 +579,8 @@ int main(int argc, char **argv) {
     engine_init();
     if (argc < 2) return usage();
     if (!strcmp(argv[1], "build")) return cmd_build(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "verify") && argc == 3) return cmd_verify(argv[2]);
+    if (!strcmp(argv[1], "list")) return cmd_list(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "verify") && argc >= 3) return cmd_verify(argv[2], argc - 3, argv + 3);
     if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sample")) return cmd_sample(argc - 2, argv + 2);
     if (!strcmp(argv[1], "probe") && argc == 3) {

@@ -219,6 +219,11 @@ bool egtb_layout_init(EgtbLayout *lay, const EgtbMaterial *mat) {
 }
 
 uint64_t egtb_index_of(const EgtbLayout *lay, const Position *pos, Color *side) {
+    bool mirrored;
+    return egtb_index_of_mirrored(lay, pos, side, &mirrored);
+}
+
+uint64_t egtb_index_of_mirrored(const EgtbLayout *lay, const Position *pos, Color *side, bool *mirrored) {
     /* The engine probes this in its search: counts and squares from the
      * bitboards, not from a walk over the 90 points. */
     EgtbMaterial m;
@@ -246,16 +251,16 @@ uint64_t egtb_index_of(const EgtbLayout *lay, const Position *pos, Color *side) 
         int base = t == ADVISOR ? 1 : t == ELEPHANT ? 1 + lay->mat.count[c][ADVISOR] : 0;
         sq[g][base + fill[g][t]++] = ts;
     }
-    uint32_t u[EGTB_CLASS_NB];
+    uint32_t u[EGTB_CLASS_NB] = {0}; /* all set below; the zeros quiet a false -Wmaybe-uninitialized */
     for (int g = 0; g < lay->ngroups; g++) {
         const EgtbGroup *gr = &lay->group[g];
         uint32_t raw = 0;
         for (int i = 0; i < gr->n; i++) raw += gr->weight[i] * (uint32_t)PointIndex[gr->piece[i]][sq[g][i]];
         u[g] = gr->unique[raw];
     }
-    bool mirrored = u[lay->compress] >= lay->group[lay->compress].compress_size;
+    *mirrored = u[lay->compress] >= lay->group[lay->compress].compress_size;
     uint64_t index = 0;
-    for (int g = 0; g < lay->ngroups; g++) index += lay->weight[g] * (mirrored ? lay->group[g].mirror[u[g]] : u[g]);
+    for (int g = 0; g < lay->ngroups; g++) index += lay->weight[g] * (*mirrored ? lay->group[g].mirror[u[g]] : u[g]);
     *side = flip ? (Color)!pos->side : pos->side;
     return index;
 }

@@ -70,6 +70,10 @@ int egtb_piece_squares(Piece pc, Square out[SQUARE_NB]);
  * position or, for a symmetric signature, Black to move): the board is then
  * turned through the river and the colours exchanged first. */
 uint64_t egtb_index_of(const EgtbLayout *lay, const Position *pos, Color *side);
+/* The same, and whether the position was mirrored a <-> i first (its
+ * compress placement is secondary): then egtb_decode gives back the
+ * mirror image, otherwise pos itself. */
+uint64_t egtb_index_of_mirrored(const EgtbLayout *lay, const Position *pos, Color *side, bool *mirrored);
 
 /* Index -> position with `side` to move, in the table's frame; false when
  * two pieces share a point. The position may still be illegal (the side
