@@ -7,21 +7,12 @@
  * 32 everywhere.
  */
 #include <stddef.h>
-#include <stdlib.h>
+
+#include "train_alloc.h"
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #define TRAIN_AVX2 1
 #endif
-
-/* 64-byte aligned floats (free() releases them), zeroed. */
-static inline float *train_alloc_floats(size_t n) {
-    size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
-    float *p = aligned_alloc(64, bytes ? bytes : 64);
-    if (p)
-        for (size_t i = 0; i < n; i++)
-            p[i] = 0;
-    return p;
-}
 
 /* dst += src */
 static inline void train_add(float *restrict dst, const float *restrict src, int n) {
