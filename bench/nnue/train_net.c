@@ -194,9 +194,13 @@ static float stack_forward(const TrainNet *net, int b, TrainActs *a) {
     const float *l2b = head_param(net, net->l2_b + (size_t)b * NNUE_L2);
     const float *l3w = head_param(net, net->l3_w + (size_t)b * NNUE_L2);
     train_sqr_clamp(a->u, a->acc, H2);
-    for (int j = 0; j < NNUE_L1; j++) {
-        a->o1[j] = l1b[j] + train_dot(l1w + (size_t)j * (size_t)H2, a->u, H2);
-        a->h1[j] = clamp01(a->o1[j]);
+    for (int j = 0; j < NNUE_L1; j += 4) {
+        float dots[4];
+        train_dot4(l1w + (size_t)j * (size_t)H2, a->u, H2, dots);
+        for (int r = 0; r < 4; r++) {
+            a->o1[j + r] = l1b[j + r] + dots[r];
+            a->h1[j + r] = clamp01(a->o1[j + r]);
+        }
     }
     float out = *head_param(net, net->l3_b + (size_t)b);
     for (int k = 0; k < NNUE_L2; k++) {
@@ -240,16 +244,16 @@ static void stack_backward(const TrainNet *net, int b, const TrainActs *a, float
         train_axpy(grad + l2w + (size_t)k * NNUE_L1, d, a->h1, NNUE_L1);
         train_axpy(d_h1, d, w2 + (size_t)k * NNUE_L1, NNUE_L1);
     }
-    float d_u[2 * NNUE_HIDDEN_MAX];
-    memset(d_u, 0, sizeof(float) * (size_t)H2);
+    int live[NNUE_L1], n_live = 0; /* the first layer's units that pass a gradient */
+    float d_live[NNUE_L1];
     for (int j = 0; j < NNUE_L1; j++) {
         if (a->o1[j] <= 0.0f || a->o1[j] >= 1.0f || d_h1[j] == 0.0f) continue;
         grad[l1b + (size_t)j] += d_h1[j];
         train_axpy(grad + l1w + (size_t)j * (size_t)H2, d_h1[j], a->u, H2);
-        train_axpy(d_u, d_h1[j], w1 + (size_t)j * (size_t)H2, H2);
+        live[n_live] = j;
+        d_live[n_live++] = d_h1[j];
     }
-    for (int i = 0; i < H2; i++)
-        d_acc[i] = a->acc[i] > 0.0f && a->acc[i] < 1.0f ? 2.0f * a->acc[i] * d_u[i] : 0.0f;
+    train_stack_d_acc(d_acc, a->acc, w1, live, d_live, n_live, H2);
 }
 
 void train_backward(const TrainNet *net, const TrainFeatures *f, const TrainActs *a, float g, float *grad) {

@@ -138,10 +138,77 @@ static inline float train_dot(const float *restrict a, const float *restrict b, 
 
 /* u = clamp(acc, 0, 1)^2 */
 static inline void train_sqr_clamp(float *restrict u, const float *restrict acc, int n) {
+#if TRAIN_AVX2
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    for (int i = 0; i < n; i += 8) {
+        __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(acc + i), zero), one);
+        _mm256_storeu_ps(u + i, _mm256_mul_ps(v, v));
+    }
+#else
     for (int i = 0; i < n; i++) {
         float v = acc[i] < 0.0f ? 0.0f : acc[i] > 1.0f ? 1.0f : acc[i];
         u[i] = v * v;
     }
+#endif
+}
+
+/* out[r] = train_dot(w + r * n, x, n) for the 4 rows r, bit for bit: x is
+ * read once for the four rows (the dense stack's first layer). */
+static inline void train_dot4(const float *restrict w, const float *restrict x, int n, float out[4]) {
+#if TRAIN_AVX2
+    __m256 s[4][2];
+    for (int r = 0; r < 4; r++)
+        s[r][0] = s[r][1] = _mm256_setzero_ps();
+    for (int i = 0; i < n; i += 16) {
+        __m256 x0 = _mm256_loadu_ps(x + i), x1 = _mm256_loadu_ps(x + i + 8);
+        for (int r = 0; r < 4; r++) {
+            s[r][0] = _mm256_fmadd_ps(_mm256_loadu_ps(w + (size_t)r * (size_t)n + i), x0, s[r][0]);
+            s[r][1] = _mm256_fmadd_ps(_mm256_loadu_ps(w + (size_t)r * (size_t)n + i + 8), x1, s[r][1]);
+        }
+    }
+    for (int r = 0; r < 4; r++) {
+        __m256 t = _mm256_add_ps(s[r][0], s[r][1]);
+        __m128 y = _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
+        y = _mm_add_ps(y, _mm_movehl_ps(y, y));
+        y = _mm_add_ss(y, _mm_shuffle_ps(y, y, 1));
+        out[r] = _mm_cvtss_f32(y);
+    }
+#else
+    for (int r = 0; r < 4; r++)
+        out[r] = train_dot(w + (size_t)r * (size_t)n, x, n);
+#endif
+}
+
+/* The dense stack's first layer backwards into the accumulator: with
+ * d_u = sum over k of d[k] * w[rows[k]] (k in order, the rows n floats
+ * apart), d_acc = 2 * acc * d_u where 0 < acc < 1, else 0. d_u is summed
+ * in registers, a block of units at a time, instead of in memory. */
+static inline void train_stack_d_acc(float *restrict d_acc, const float *restrict acc, const float *restrict w,
+                                     const int *rows, const float *d, int m, int n) {
+#if TRAIN_AVX2
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f);
+    for (int i = 0; i < n; i += 32) {
+        __m256 s[4] = {zero, zero, zero, zero};
+        for (int k = 0; k < m; k++) {
+            const __m256 dk = _mm256_set1_ps(d[k]);
+            const float *row = w + (size_t)rows[k] * (size_t)n + i;
+            for (int b = 0; b < 4; b++)
+                s[b] = _mm256_fmadd_ps(dk, _mm256_loadu_ps(row + 8 * b), s[b]);
+        }
+        for (int b = 0; b < 4; b++) {
+            __m256 a = _mm256_loadu_ps(acc + i + 8 * b);
+            __m256 inside = _mm256_and_ps(_mm256_cmp_ps(a, zero, _CMP_GT_OQ), _mm256_cmp_ps(a, one, _CMP_LT_OQ));
+            _mm256_storeu_ps(d_acc + i + 8 * b, _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(two, a), s[b]), inside));
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        for (int k = 0; k < m; k++)
+            s += d[k] * w[(size_t)rows[k] * (size_t)n + i];
+        d_acc[i] = acc[i] > 0.0f && acc[i] < 1.0f ? 2.0f * acc[i] * s : 0.0f;
+    }
+#endif
 }
 
 static inline float train_clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
