@@ -185,15 +185,15 @@ void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, Tr
 
 static inline float clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 
-/* The dense stack of bucket b on a->acc; returns the output before SCALE. */
-static float stack_forward(const TrainNet *net, int b, TrainActs *a) {
+/* The dense stack of bucket b on acc; returns the output before SCALE. */
+static float stack_forward(const TrainNet *net, int b, const float *acc, TrainActs *a) {
     const int H2 = 2 * net->hidden;
     const float *l1w = head_param(net, net->l1_w + (size_t)b * NNUE_L1 * (size_t)H2);
     const float *l1b = head_param(net, net->l1_b + (size_t)b * NNUE_L1);
     const float *l2w = head_param(net, net->l2_w + (size_t)b * NNUE_L2 * NNUE_L1);
     const float *l2b = head_param(net, net->l2_b + (size_t)b * NNUE_L2);
     const float *l3w = head_param(net, net->l3_w + (size_t)b * NNUE_L2);
-    train_sqr_clamp(a->u, a->acc, H2);
+    train_sqr_clamp(a->u, acc, H2);
     for (int j = 0; j < NNUE_L1; j += 4) {
         float dots[4];
         train_dot4(l1w + (size_t)j * (size_t)H2, a->u, H2, dots);
@@ -211,24 +211,33 @@ static float stack_forward(const TrainNet *net, int b, TrainActs *a) {
     return out;
 }
 
-float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a) {
-    const int H = net->hidden;
+void train_ft_forward(const TrainNet *net, const TrainFeatures *f, int n, float *acc) {
+    const size_t H = (size_t)net->hidden;
     const float *bias = net->params + net->ft_b;
-    for (int half = 0; half < 2; half++) {
-        Color c = half == 0 ? f->stm : (Color)!f->stm;
-        const float *rows[TRAIN_MAX_PIECES];
-        for (int i = 0; i < f->count; i++)
-            rows[i] = net->ft_eff + (size_t)f->feature[c][i] * (size_t)H;
-        train_sum_rows(a->acc + half * H, bias, rows, f->count, H);
-    }
-    if (net->stack) return stack_forward(net, f->bucket, a) * (float)net->scale;
-    const float *ow = head_param(net, net->out_w + (size_t)f->bucket * 2 * (size_t)H);
-    return (train_screlu_dot(a->acc, ow, 2 * H) + *head_param(net, net->out_b + (size_t)f->bucket)) * (float)net->scale;
+    for (size_t i = 0; i < H; i += TRAIN_BLOCK)
+        for (int k = 0; k < n; k++) {
+            float *dst = acc + (size_t)k * 2 * H + i;
+            train_sum_block2(dst, dst + H, bias + i, net->ft_eff + i, f[k].feature[f[k].stm], f[k].feature[!f[k].stm],
+                             f[k].count, H);
+        }
+}
+
+float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a) {
+    if (net->stack) return stack_forward(net, bucket, acc, a) * (float)net->scale;
+    const int H = net->hidden;
+    const float *ow = head_param(net, net->out_w + (size_t)bucket * 2 * (size_t)H);
+    return (train_screlu_dot(acc, ow, 2 * H) + *head_param(net, net->out_b + (size_t)bucket)) * (float)net->scale;
+}
+
+float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a) {
+    train_ft_forward(net, f, 1, a->acc);
+    return train_head_forward(net, f->bucket, a->acc, a);
 }
 
 /* The stack backwards for d(loss)/d(output) = g: its gradients into grad,
  * d(loss)/d(acc) into d_acc. */
-static void stack_backward(const TrainNet *net, int b, const TrainActs *a, float g, float *grad, float *d_acc) {
+static void stack_backward(const TrainNet *net, int b, const float *acc, const TrainActs *a, float g, float *grad,
+                           float *d_acc) {
     const int H2 = 2 * net->hidden;
     const size_t l1w = net->l1_w + (size_t)b * NNUE_L1 * (size_t)H2, l1b = net->l1_b + (size_t)b * NNUE_L1;
     const size_t l2w = net->l2_w + (size_t)b * NNUE_L2 * NNUE_L1, l2b = net->l2_b + (size_t)b * NNUE_L2;
@@ -253,29 +262,64 @@ static void stack_backward(const TrainNet *net, int b, const TrainActs *a, float
         live[n_live] = j;
         d_live[n_live++] = d_h1[j];
     }
-    train_stack_d_acc(d_acc, a->acc, w1, live, d_live, n_live, H2);
+    train_stack_d_acc(d_acc, acc, w1, live, d_live, n_live, H2);
+}
+
+void train_head_backward(const TrainNet *net, int bucket, const float *acc, const TrainActs *a, float g, float *grad,
+                         float *d_acc) {
+    const int H = net->hidden;
+    const float g_out = g * (float)net->scale;
+    if (net->stack) {
+        stack_backward(net, bucket, acc, a, g_out, grad, d_acc);
+    } else {
+        const float *ow = head_param(net, net->out_w + (size_t)bucket * 2 * (size_t)H);
+        train_screlu_backward(acc, ow, g_out, grad + net->out_w + (size_t)bucket * 2 * (size_t)H, d_acc, 2 * H);
+        grad[net->out_b + (size_t)bucket] += g_out;
+    }
+}
+
+void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const float *d_acc, float *grad) {
+    const size_t H = (size_t)net->hidden;
+    float *bias = grad + net->ft_b;
+    for (size_t i = 0; i < H; i += TRAIN_BLOCK)
+        for (int k = 0; k < n; k++) {
+            train_add(bias + i, d_acc + (size_t)k * 2 * H + i, TRAIN_BLOCK);
+            train_add(bias + i, d_acc + (size_t)k * 2 * H + H + i, TRAIN_BLOCK);
+        }
+    /* The rows: each feature's uses, grouped by feature (a stable counting
+     * sort, so in the order of the positions and halves), so that a block of
+     * a row is loaded and stored once for all its adds. at[] holds where each
+     * use's d_acc half starts. */
+    int entries = 0;
+    for (int k = 0; k < n; k++)
+        entries += 2 * f[k].count;
+    int32_t *start = calloc((size_t)net->inputs + 1, sizeof *start), *at = malloc(sizeof *at * (size_t)(entries + 1));
+    if (!start || !at) abort(); /* a few hundred KB: nothing sensible to do without them */
+    for (int k = 0; k < n; k++)
+        for (int half = 0; half < 2; half++)
+            for (int j = 0; j < f[k].count; j++)
+                start[f[k].feature[half ? !f[k].stm : f[k].stm][j] + 1]++;
+    for (int r = 0; r < net->inputs; r++)
+        start[r + 1] += start[r];
+    for (int k = 0; k < n; k++)
+        for (int half = 0; half < 2; half++) {
+            const int32_t *feature = f[k].feature[half ? !f[k].stm : f[k].stm];
+            for (int j = 0; j < f[k].count; j++)
+                at[start[feature[j]]++] = (int32_t)((size_t)k * 2 * H + (size_t)half * H);
+        }
+    /* start[r] is now where row r's uses end. */
+    for (size_t i = 0; i < H; i += TRAIN_BLOCK)
+        for (int r = 0, begin = 0; r < net->inputs; begin = start[r++])
+            if (start[r] > begin)
+                train_gather_block(grad + net->ft_w + (size_t)r * H + i, d_acc + i, at + begin, start[r] - begin);
+    free(start);
+    free(at);
 }
 
 void train_backward(const TrainNet *net, const TrainFeatures *f, const TrainActs *a, float g, float *grad) {
-    const int H = net->hidden;
-    const float g_out = g * (float)net->scale;
     float d_acc[2 * NNUE_HIDDEN_MAX];
-    if (net->stack) {
-        stack_backward(net, f->bucket, a, g_out, grad, d_acc);
-    } else {
-        const float *ow = head_param(net, net->out_w + (size_t)f->bucket * 2 * (size_t)H);
-        train_screlu_backward(a->acc, ow, g_out, grad + net->out_w + (size_t)f->bucket * 2 * (size_t)H, d_acc, 2 * H);
-        grad[net->out_b + (size_t)f->bucket] += g_out;
-    }
-    train_add(grad + net->ft_b, d_acc, H);
-    train_add(grad + net->ft_b, d_acc + H, H);
-    for (int half = 0; half < 2; half++) {
-        Color c = half == 0 ? f->stm : (Color)!f->stm;
-        float *rows[TRAIN_MAX_PIECES];
-        for (int i = 0; i < f->count; i++)
-            rows[i] = grad + net->ft_w + (size_t)f->feature[c][i] * (size_t)H;
-        train_scatter_rows(rows, f->count, d_acc + half * H, H);
-    }
+    train_head_backward(net, f->bucket, a->acc, a, g, grad, d_acc);
+    train_ft_backward(net, f, 1, d_acc, grad);
 }
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }

@@ -71,7 +71,7 @@ typedef struct {
 
 /* What the forward pass keeps for the backward pass. */
 typedef struct {
-    float acc[2 * NNUE_HIDDEN_MAX]; /* side to move's accumulator, then the other's */
+    float acc[2 * NNUE_HIDDEN_MAX]; /* train_forward: side to move's accumulator, then the other's */
     float u[2 * NNUE_HIDDEN_MAX];   /* stack: clamp(acc)^2 */
     float o1[NNUE_L1], h1[NNUE_L1]; /* stack: first layer's sums and activations */
     float o2[NNUE_L2], h2[NNUE_L2];
@@ -107,6 +107,23 @@ void train_net_fold_factor_grad(const TrainNet *net, float *const *grads, int n_
 
 /* The features of p for net (mirrored left-right when mirror is set). */
 void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, TrainFeatures *f);
+/* The passes in two halves, for a chunk of positions at a time
+ * (train_batch): the feature transformer of positions f[0..n) into acc
+ * (2H floats a position, side to move's half first), and back from d_acc
+ * (laid out the same) into grad's ft rows and biases. They walk the units
+ * a block of 32 at a time through all n positions, so that a block of the
+ * rows the chunk shares is read from memory once and then from cache;
+ * every sum is taken in the same order as for one position at a time. */
+void train_ft_forward(const TrainNet *net, const TrainFeatures *f, int n, float *acc);
+void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const float *d_acc, float *grad);
+/* The head (output layer or dense stack) of output bucket `bucket` on one
+ * accumulator: the eval in engine units, a keeping what the backward pass
+ * needs; and backwards for d(loss)/d(eval) = g, the head's gradient into
+ * grad and d(loss)/d(acc) into d_acc (2H floats). */
+float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a);
+void train_head_backward(const TrainNet *net, int bucket, const float *acc, const TrainActs *a, float g, float *grad,
+                         float *d_acc);
+
 /* Forward pass: the eval in engine units (side to move's view). */
 float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a);
 /* Backward pass: add d(loss)/d(params) to grad for d(loss)/d(eval) = g

@@ -3,13 +3,16 @@
 /*
  * The trainer's inner loops in float: AVX2 + FMA intrinsics when the
  * compiler targets them (-march=native on a recent x86), portable C
- * otherwise (which compilers still vectorise with SSE). n is a multiple of
- * 32 everywhere.
+ * otherwise (which compilers still vectorise with SSE), or when
+ * TRAIN_FORCE_SCALAR is defined (tests/test_nnue_train_simd.c compares the
+ * two). n is a multiple of 32 everywhere.
  */
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "train_alloc.h"
-#if defined(__AVX2__) && defined(__FMA__)
+#if defined(__AVX2__) && defined(__FMA__) && !defined(TRAIN_FORCE_SCALAR)
 #include <immintrin.h>
 #define TRAIN_AVX2 1
 #endif
@@ -29,8 +32,9 @@ static inline void train_add(float *restrict dst, const float *restrict src, int
 #endif
 }
 
-/* The ft passes walk H (a multiple of 32) in blocks of 32 units held in
- * registers: 2 AVX-512 or 4 AVX2 registers, plain C otherwise. */
+/* The ft passes walk H (a multiple of 32) in blocks of TRAIN_BLOCK units
+ * held in registers: 2 AVX-512 or 4 AVX2 registers, plain C otherwise. */
+enum { TRAIN_BLOCK = 32 };
 #if defined(__AVX512F__) && TRAIN_AVX2
 #define TRAIN_AVX512 1
 typedef __m512 TrainBlockVec;
@@ -38,67 +42,69 @@ enum { TRAIN_BLOCK_REGS = 2, TRAIN_BLOCK_LANES = 16 };
 static inline TrainBlockVec tb_load(const float *p) { return _mm512_loadu_ps(p); }
 static inline void tb_store(float *p, TrainBlockVec v) { _mm512_storeu_ps(p, v); }
 static inline TrainBlockVec tb_add(TrainBlockVec a, TrainBlockVec b) { return _mm512_add_ps(a, b); }
-static inline unsigned tb_nonzero(TrainBlockVec v) {
-    return (unsigned)_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_NEQ_UQ);
-}
 #elif TRAIN_AVX2
 typedef __m256 TrainBlockVec;
 enum { TRAIN_BLOCK_REGS = 4, TRAIN_BLOCK_LANES = 8 };
 static inline TrainBlockVec tb_load(const float *p) { return _mm256_loadu_ps(p); }
 static inline void tb_store(float *p, TrainBlockVec v) { _mm256_storeu_ps(p, v); }
 static inline TrainBlockVec tb_add(TrainBlockVec a, TrainBlockVec b) { return _mm256_add_ps(a, b); }
-static inline unsigned tb_nonzero(TrainBlockVec v) {
-    return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NEQ_UQ));
-}
 #endif
 
-/* rows[j] += d for each of the n rows, skipping the blocks of d that are
- * all zero (adding +-0 changes nothing). */
-static inline void train_scatter_rows(float *const *rows, int n, const float *restrict d, int H) {
+/* One block of one ft row: row[0..32) += d[at[j] + 0..32) for j in order,
+ * the row held in registers meanwhile (one load and one store for the n
+ * adds). */
+static inline void train_gather_block(float *row, const float *d, const int32_t *at, int n) {
 #if TRAIN_AVX2
-    for (int i = 0; i < H; i += 32) {
-        TrainBlockVec r[TRAIN_BLOCK_REGS];
-        unsigned nonzero = 0;
-        for (int k = 0; k < TRAIN_BLOCK_REGS; k++) {
-            r[k] = tb_load(d + i + TRAIN_BLOCK_LANES * k);
-            nonzero |= tb_nonzero(r[k]);
-        }
-        if (!nonzero) continue;
-        for (int j = 0; j < n; j++) {
-            float *row = rows[j] + i;
-            for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
-                tb_store(row + TRAIN_BLOCK_LANES * k, tb_add(tb_load(row + TRAIN_BLOCK_LANES * k), r[k]));
-        }
-    }
-#else
+    TrainBlockVec r[TRAIN_BLOCK_REGS];
+    for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
+        r[k] = tb_load(row + TRAIN_BLOCK_LANES * k);
     for (int j = 0; j < n; j++)
-        for (int i = 0; i < H; i++)
-            rows[j][i] += d[i];
+        for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
+            r[k] = tb_add(r[k], tb_load(d + at[j] + TRAIN_BLOCK_LANES * k));
+    for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
+        tb_store(row + TRAIN_BLOCK_LANES * k, r[k]);
+#else
+    for (int i = 0; i < TRAIN_BLOCK; i++) {
+        float a = row[i];
+        for (int j = 0; j < n; j++)
+            a += d[at[j] + i];
+        row[i] = a;
+    }
 #endif
 }
 
-/* dst = bias + the sum of n rows (added in row order). */
-static inline void train_sum_rows(float *restrict dst, const float *restrict bias, const float *const *rows, int n,
-                                  int H) {
+/* One block of both halves of an accumulator: dst[h][0..32) = bias[0..32)
+ * + the sum of base[feature[h][j] * H + 0..32) over j (added in order),
+ * for the two halves h, which have n features each. The two halves' sums
+ * are interleaved: each is a chain of dependent adds, and two chains keep
+ * the adder busy where one waits on its own latency. */
+static inline void train_sum_block2(float *restrict dst0, float *restrict dst1, const float *restrict bias,
+                                    const float *base, const int32_t *feature0, const int32_t *feature1, int n,
+                                    size_t H) {
 #if TRAIN_AVX2
-    for (int i = 0; i < H; i += 32) {
-        TrainBlockVec r[TRAIN_BLOCK_REGS];
-        for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
-            r[k] = tb_load(bias + i + TRAIN_BLOCK_LANES * k);
-        for (int j = 0; j < n; j++) {
-            const float *row = rows[j] + i;
-            for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
-                r[k] = tb_add(r[k], tb_load(row + TRAIN_BLOCK_LANES * k));
+    TrainBlockVec r0[TRAIN_BLOCK_REGS], r1[TRAIN_BLOCK_REGS];
+    for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
+        r0[k] = r1[k] = tb_load(bias + TRAIN_BLOCK_LANES * k);
+    for (int j = 0; j < n; j++) {
+        const float *row0 = base + (size_t)feature0[j] * H, *row1 = base + (size_t)feature1[j] * H;
+        for (int k = 0; k < TRAIN_BLOCK_REGS; k++) {
+            r0[k] = tb_add(r0[k], tb_load(row0 + TRAIN_BLOCK_LANES * k));
+            r1[k] = tb_add(r1[k], tb_load(row1 + TRAIN_BLOCK_LANES * k));
         }
-        for (int k = 0; k < TRAIN_BLOCK_REGS; k++)
-            tb_store(dst + i + TRAIN_BLOCK_LANES * k, r[k]);
+    }
+    for (int k = 0; k < TRAIN_BLOCK_REGS; k++) {
+        tb_store(dst0 + TRAIN_BLOCK_LANES * k, r0[k]);
+        tb_store(dst1 + TRAIN_BLOCK_LANES * k, r1[k]);
     }
 #else
-    for (int i = 0; i < H; i++) {
-        float a = bias[i];
-        for (int j = 0; j < n; j++)
-            a += rows[j][i];
-        dst[i] = a;
+    for (int i = 0; i < TRAIN_BLOCK; i++) {
+        float a0 = bias[i], a1 = bias[i];
+        for (int j = 0; j < n; j++) {
+            a0 += base[(size_t)feature0[j] * H + (size_t)i];
+            a1 += base[(size_t)feature1[j] * H + (size_t)i];
+        }
+        dst0[i] = a0;
+        dst1[i] = a1;
     }
 #endif
 }
