@@ -89,8 +89,8 @@ static void test_gather_block(void **state) {
             float a[TRAIN_BLOCK], b[TRAIN_BLOCK];
             memcpy(a, Table + i, sizeof a);
             memcpy(b, Table + i, sizeof b);
-            train_gather_block(a, d + i, at, n);
-            scalar_train_gather_block(b, d + i, at, n);
+            train_gather_block(a, at, n, d + i);
+            scalar_train_gather_block(b, at, n, d + i);
             assert_memory_equal(a, b, sizeof a);
         }
     }

@@ -23,6 +23,7 @@ typedef struct {
     TrainFeatures f[TRAIN_CHUNK];
     double target[TRAIN_CHUNK];
     float *acc, *d_acc; /* TRAIN_CHUNK x 2H */
+    int32_t *scratch;   /* train_ft_backward's */
 } Chunk;
 
 static Chunk *chunk_alloc(const TrainNet *net, bool backward) {
@@ -31,9 +32,11 @@ static Chunk *chunk_alloc(const TrainNet *net, bool backward) {
     const size_t floats = (size_t)TRAIN_CHUNK * 2 * (size_t)net->hidden;
     c->acc = train_alloc_floats(floats);
     c->d_acc = backward ? train_alloc_floats(floats) : NULL;
-    if (!c->acc || (backward && !c->d_acc)) {
+    c->scratch = backward ? malloc(sizeof *c->scratch * train_ft_scratch_ints(net, TRAIN_CHUNK)) : NULL;
+    if (!c->acc || (backward && (!c->d_acc || !c->scratch))) {
         free(c->acc);
         free(c->d_acc);
+        free(c->scratch);
         free(c);
         return NULL;
     }
@@ -44,6 +47,7 @@ static void chunk_free(Chunk *c) {
     if (!c) return;
     free(c->acc);
     free(c->d_acc);
+    free(c->scratch);
     free(c);
 }
 
@@ -72,7 +76,7 @@ double train_batch(const TrainNet *net, const TrainLoss *loss, const TrainData *
                 train_head_backward(net, c->f[k].bucket, acc, &c->acts, (float)(g / (double)total), grad,
                                     c->d_acc + (size_t)k * H2);
         }
-        if (grad) train_ft_backward(net, c->f, m, c->d_acc, grad);
+        if (grad) train_ft_backward(net, c->f, m, c->d_acc, grad, c->scratch);
     }
     chunk_free(c);
     return sum / (double)(total ? total : 1);

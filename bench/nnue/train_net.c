@@ -278,7 +278,12 @@ void train_head_backward(const TrainNet *net, int bucket, const float *acc, cons
     }
 }
 
-void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const float *d_acc, float *grad) {
+size_t train_ft_scratch_ints(const TrainNet *net, int n) {
+    return 2 * ((size_t)net->inputs + 1) + (size_t)n * 2 * TRAIN_MAX_PIECES;
+}
+
+void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const float *d_acc, float *grad,
+                       int32_t *scratch) {
     const size_t H = (size_t)net->hidden;
     float *bias = grad + net->ft_b;
     for (size_t i = 0; i < H; i += TRAIN_BLOCK)
@@ -289,37 +294,40 @@ void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const
     /* The rows: each feature's uses, grouped by feature (a stable counting
      * sort, so in the order of the positions and halves), so that a block of
      * a row is loaded and stored once for all its adds. at[] holds where each
-     * use's d_acc half starts. */
-    int entries = 0;
-    for (int k = 0; k < n; k++)
-        entries += 2 * f[k].count;
-    int32_t *start = calloc((size_t)net->inputs + 1, sizeof *start), *at = malloc(sizeof *at * (size_t)(entries + 1));
-    if (!start || !at) abort(); /* a few hundred KB: nothing sensible to do without them */
+     * use's d_acc half starts; rows[0..used) the rows used, ascending. */
+    int32_t *end = scratch, *rows = end + net->inputs + 1, *at = rows + net->inputs + 1;
+    memset(end, 0, sizeof *end * ((size_t)net->inputs + 1));
     for (int k = 0; k < n; k++)
         for (int half = 0; half < 2; half++)
             for (int j = 0; j < f[k].count; j++)
-                start[f[k].feature[half ? !f[k].stm : f[k].stm][j] + 1]++;
-    for (int r = 0; r < net->inputs; r++)
-        start[r + 1] += start[r];
+                end[f[k].feature[half ? !f[k].stm : f[k].stm][j] + 1]++;
+    int used = 0;
+    for (int r = 0; r < net->inputs; r++) {
+        if (end[r + 1]) rows[used++] = r;
+        end[r + 1] += end[r];
+    }
     for (int k = 0; k < n; k++)
         for (int half = 0; half < 2; half++) {
             const int32_t *feature = f[k].feature[half ? !f[k].stm : f[k].stm];
             for (int j = 0; j < f[k].count; j++)
-                at[start[feature[j]]++] = (int32_t)((size_t)k * 2 * H + (size_t)half * H);
+                at[end[feature[j]]++] = (int32_t)((size_t)k * 2 * H + (size_t)half * H);
         }
-    /* start[r] is now where row r's uses end. */
+    /* end[r] is now where row r's uses end, and end[r - 1] where they begin. */
+    float *w = grad + net->ft_w;
     for (size_t i = 0; i < H; i += TRAIN_BLOCK)
-        for (int r = 0, begin = 0; r < net->inputs; begin = start[r++])
-            if (start[r] > begin)
-                train_gather_block(grad + net->ft_w + (size_t)r * H + i, d_acc + i, at + begin, start[r] - begin);
-    free(start);
-    free(at);
+        for (int u = 0; u < used; u++) {
+            const int r = rows[u], begin = r ? end[r - 1] : 0;
+            train_gather_block(w + (size_t)r * H + i, at + begin, end[r] - begin, d_acc + i);
+        }
 }
 
 void train_backward(const TrainNet *net, const TrainFeatures *f, const TrainActs *a, float g, float *grad) {
     float d_acc[2 * NNUE_HIDDEN_MAX];
     train_head_backward(net, f->bucket, a->acc, a, g, grad, d_acc);
-    train_ft_backward(net, f, 1, d_acc, grad);
+    int32_t *scratch = malloc(sizeof *scratch * train_ft_scratch_ints(net, 1));
+    if (!scratch) abort(); /* a few KB */
+    train_ft_backward(net, f, 1, d_acc, grad, scratch);
+    free(scratch);
 }
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }

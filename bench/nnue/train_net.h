@@ -115,7 +115,10 @@ void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, Tr
  * rows the chunk shares is read from memory once and then from cache;
  * every sum is taken in the same order as for one position at a time. */
 void train_ft_forward(const TrainNet *net, const TrainFeatures *f, int n, float *acc);
-void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const float *d_acc, float *grad);
+void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const float *d_acc, float *grad,
+                       int32_t *scratch);
+/* The int32s of scratch train_ft_backward needs for n positions. */
+size_t train_ft_scratch_ints(const TrainNet *net, int n);
 /* The head (output layer or dense stack) of output bucket `bucket` on one
  * accumulator: the eval in engine units, a keeping what the backward pass
  * needs; and backwards for d(loss)/d(eval) = g, the head's gradient into

@@ -51,9 +51,9 @@ static inline TrainBlockVec tb_add(TrainBlockVec a, TrainBlockVec b) { return _m
 #endif
 
 /* One block of one ft row: row[0..32) += d[at[j] + 0..32) for j in order,
- * the row held in registers meanwhile (one load and one store for the n
+ * the row held in registers meanwhile (one load and one store for all its
  * adds). */
-static inline void train_gather_block(float *row, const float *d, const int32_t *at, int n) {
+static inline void train_gather_block(float *row, const int32_t *at, int n, const float *d) {
 #if TRAIN_AVX2
     TrainBlockVec r[TRAIN_BLOCK_REGS];
     for (int k = 0; k < TRAIN_BLOCK_REGS; k++)

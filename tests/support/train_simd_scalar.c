@@ -12,8 +12,8 @@ void scalar_train_sum_block2(float *dst0, float *dst1, const float *bias, const 
     train_sum_block2(dst0, dst1, bias, base, feature0, feature1, n, H);
 }
 
-void scalar_train_gather_block(float *row, const float *d, const int32_t *at, int n) {
-    train_gather_block(row, d, at, n);
+void scalar_train_gather_block(float *row, const int32_t *at, int n, const float *d) {
+    train_gather_block(row, at, n, d);
 }
 
 void scalar_train_dot4(const float *w, const float *x, int n, float out[4]) { train_dot4(w, x, n, out); }
