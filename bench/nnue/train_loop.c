@@ -71,15 +71,21 @@ void trainer_adam(Trainer *t, float *const *grads, int n_grads, double lr, size_
     const float step = (float)(lr / c1), b1 = (float)ADAM_BETA1, b2 = (float)ADAM_BETA2;
     const float inv_c2 = (float)(1.0 / c2), eps = (float)ADAM_EPS, decay = (float)(1.0 - lr * t->cfg.weight_decay);
     float *restrict p = t->net.params, *restrict m = t->m, *restrict v = t->v;
-    for (size_t i = begin; i < end; i++) {
-        float g = grads[0][i];
-        for (int k = 1; k < n_grads; k++)
-            g += grads[k][i];
-        m[i] = b1 * m[i] + (1.0f - b1) * g;
-        v[i] = b2 * v[i] + (1.0f - b2) * g * g;
-        p[i] = p[i] * decay - step * m[i] / (sqrtf(v[i] * inv_c2) + eps);
+    /* Clipped in the same pass (train_net_clip), a span of one bound at a
+     * time so that the loop vectorises. */
+    for (size_t i = begin, span; i < end; i = span) {
+        const float c = train_net_clip_span(&t->net, i, &span);
+        if (span > end) span = end;
+        for (size_t k = i; k < span; k++) {
+            float g = grads[0][k];
+            for (int j = 1; j < n_grads; j++)
+                g += grads[j][k];
+            m[k] = b1 * m[k] + (1.0f - b1) * g;
+            v[k] = b2 * v[k] + (1.0f - b2) * g * g;
+            float x = p[k] * decay - step * m[k] / (sqrtf(v[k] * inv_c2) + eps);
+            p[k] = x > c ? c : x < -c ? -c : x;
+        }
     }
-    train_net_clip(&t->net, begin, end);
 }
 
 double trainer_lr(const TrainConfig *cfg, int epoch, uint64_t step, uint64_t total_steps) {

@@ -119,13 +119,29 @@ bool train_net_is_q64(const TrainNet *net, size_t i) {
     return (i >= net->l1_w && i < net->l1_b) || (i >= net->l2_w && i < net->l2_b) || (i >= net->l3_w && i < net->l3_b);
 }
 
+float train_net_clip_span(const TrainNet *net, size_t i, size_t *span_end) {
+    if (i < net->head || i >= net->head_end) { /* ft rows and biases, factor block */
+        *span_end = i < net->head ? net->head : net->count;
+        return TRAIN_FT_CLIP;
+    }
+    /* The head: its tensors in layout order, weights (scale 64) clipped,
+     * biases (int32 holds them) not. */
+    const size_t bounds[] = {net->out_w, net->out_b, net->l1_w, net->l1_b,    net->l2_w,
+                             net->l2_b,  net->l3_w,  net->l3_b, net->head_end};
+    size_t next = net->head_end;
+    for (size_t k = 0; k < sizeof bounds / sizeof *bounds; k++)
+        if (bounds[k] > i && bounds[k] < next) next = bounds[k];
+    *span_end = next;
+    return train_net_is_q64(net, i) ? TRAIN_OUT_CLIP : INFINITY;
+}
+
 void train_net_clip(TrainNet *net, size_t begin, size_t end) {
     float *p = net->params;
-    for (size_t i = begin; i < end; i++) {
-        bool head = i >= net->head && i < net->head_end;
-        if (head && !train_net_is_q64(net, i)) continue; /* a bias of the head: int32 holds it */
-        float c = head ? TRAIN_OUT_CLIP : TRAIN_FT_CLIP;
-        p[i] = p[i] > c ? c : p[i] < -c ? -c : p[i];
+    for (size_t i = begin, span; i < end; i = span) {
+        const float c = train_net_clip_span(net, i, &span);
+        if (span > end) span = end;
+        for (size_t k = i; k < span; k++)
+            p[k] = p[k] > c ? c : p[k] < -c ? -c : p[k];
     }
 }
 

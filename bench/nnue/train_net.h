@@ -92,6 +92,9 @@ void train_net_free(TrainNet *net);
 void train_net_randomise(TrainNet *net, uint64_t seed);
 /* Clip every parameter of [begin, end) into the range quantisation needs. */
 void train_net_clip(TrainNet *net, size_t begin, size_t end);
+/* The clip bound of parameter i (INFINITY: not clipped), the same for all
+ * parameters up to *span_end. */
+float train_net_clip_span(const TrainNet *net, size_t i, size_t *span_end);
 /* Is parameter i one the engine stores at scale 64 (clipped, rounded by QAT)? */
 bool train_net_is_q64(const TrainNet *net, size_t i);
 /* The head with its scale-64 weights rounded to the grid, into out
