@@ -353,6 +353,21 @@ static void batch_equals_one_at_a_time(TrainShape shape) {
     for (size_t i = 0; i < net.count; i++)
         differ += chunked[i] != single[i];
     if (differ) fail_msg("%zu of %zu gradient entries differ", differ, net.count);
+    /* The per-position passes (whose stack takes its first layer's gradient
+     * row by row, not gathered) give the same gradient too. */
+    memset(single, 0, sizeof(float) * net.count);
+    for (int i = 0; i < N; i++) {
+        TrainPosition p;
+        TrainFeatures f;
+        double g;
+        train_record_unpack(train_record(&d, idx[i]), &p);
+        train_features(&net, &p, train_mix64(mirror_key ^ (idx[i] * 0x9E3779B97F4A7C15ull)) & 1, &f);
+        train_loss(&loss, train_forward(&net, &f, acts), train_target(&loss, &p), &g);
+        train_backward(&net, &f, acts, (float)(g / N), single);
+    }
+    for (size_t i = 0; i < net.count; i++)
+        differ += chunked[i] != single[i];
+    if (differ) fail_msg("%zu of %zu gradient entries differ from the per-position passes'", differ, net.count);
     /* And the per-position passes the tests use give the same loss. */
     double l_passes = 0, g;
     for (int i = 0; i < N; i++) {

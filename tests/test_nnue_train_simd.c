@@ -96,6 +96,30 @@ static void test_gather_block(void **state) {
     }
 }
 
+/* A weight row's block plus d[j] times the blocks of x, in order. */
+static void test_axpy_gather_block(void **state) {
+    (void)state;
+    static float x[N * 2 * H];
+    fill(x, N * 2 * H);
+    for (int trial = 0; trial < 50; trial++) {
+        int32_t at[N];
+        float d[N];
+        int n = (int)(rnd64() % N);
+        for (int j = 0; j < n; j++) {
+            at[j] = (int32_t)(rnd64() % (2 * N)) * H;
+            d[j] = rndf();
+        }
+        for (int i = 0; i < H; i += TRAIN_BLOCK) {
+            float a[TRAIN_BLOCK], b[TRAIN_BLOCK];
+            memcpy(a, Table + i, sizeof a);
+            memcpy(b, Table + i, sizeof b);
+            train_axpy_gather_block(a, d, at, n, x + i);
+            scalar_train_axpy_gather_block(b, d, at, n, x + i);
+            assert_close(a, b, TRAIN_BLOCK, "axpy_gather");
+        }
+    }
+}
+
 /* The dense stack's first layer: clamp(acc)^2, four dot products at a
  * time, and d_acc from the live units. */
 static void test_stack_kernels(void **state) {
@@ -130,6 +154,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sum_block2),
         cmocka_unit_test(test_gather_block),
+        cmocka_unit_test(test_axpy_gather_block),
         cmocka_unit_test(test_stack_kernels),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -10,6 +10,7 @@
  * The results are those of one position at a time, bit for bit.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "train_loop.h"
 #include "train_simd.h"
@@ -23,8 +24,12 @@ typedef struct {
     TrainFeatures f[TRAIN_CHUNK];
     double target[TRAIN_CHUNK];
     float *acc, *d_acc; /* TRAIN_CHUNK x 2H */
-    int32_t *scratch;   /* train_ft_backward's */
+    int32_t *scratch;   /* train_ft_backward's and train_stack_l1_grad's */
+    float *u;           /* dense stack: TRAIN_CHUNK x 2H, the positions' clamp(acc)^2 */
+    float d_l1[TRAIN_CHUNK * NNUE_L1];
 } Chunk;
+
+_Static_assert((int)TRAIN_CHUNK <= (int)TRAIN_STACK_CHUNK_MAX, "train_stack_l1_grad takes a chunk");
 
 static Chunk *chunk_alloc(const TrainNet *net, bool backward) {
     Chunk *c = malloc(sizeof *c);
@@ -33,9 +38,11 @@ static Chunk *chunk_alloc(const TrainNet *net, bool backward) {
     c->acc = train_alloc_floats(floats);
     c->d_acc = backward ? train_alloc_floats(floats) : NULL;
     c->scratch = backward ? malloc(sizeof *c->scratch * train_ft_scratch_ints(net, TRAIN_CHUNK)) : NULL;
-    if (!c->acc || (backward && (!c->d_acc || !c->scratch))) {
+    c->u = backward && net->stack ? train_alloc_floats(floats) : NULL;
+    if (!c->acc || (backward && (!c->d_acc || !c->scratch || (net->stack && !c->u)))) {
         free(c->acc);
         free(c->d_acc);
+        free(c->u);
         free(c->scratch);
         free(c);
         return NULL;
@@ -48,6 +55,7 @@ static void chunk_free(Chunk *c) {
     free(c->acc);
     free(c->d_acc);
     free(c->scratch);
+    free(c->u);
     free(c);
 }
 
@@ -72,11 +80,14 @@ double train_batch(const TrainNet *net, const TrainLoss *loss, const TrainData *
             const float *acc = c->acc + (size_t)k * H2;
             double g, eval = train_head_forward(net, c->f[k].bucket, acc, &c->acts);
             sum += train_loss(loss, eval, c->target[k], &g);
-            if (grad)
-                train_head_backward(net, c->f[k].bucket, acc, &c->acts, (float)(g / (double)total), grad,
-                                    c->d_acc + (size_t)k * H2);
+            if (!grad) continue;
+            train_head_backward(net, c->f[k].bucket, acc, &c->acts, (float)(g / (double)total), grad,
+                                c->d_acc + (size_t)k * H2, net->stack ? c->d_l1 + (size_t)k * NNUE_L1 : NULL);
+            if (net->stack) memcpy(c->u + (size_t)k * H2, c->acts.u, sizeof(float) * H2);
         }
-        if (grad) train_ft_backward(net, c->f, m, c->d_acc, grad, c->scratch);
+        if (!grad) continue;
+        if (net->stack) train_stack_l1_grad(net, c->f, m, c->d_l1, c->u, grad, c->scratch);
+        train_ft_backward(net, c->f, m, c->d_acc, grad, c->scratch);
     }
     chunk_free(c);
     return sum / (double)(total ? total : 1);

@@ -253,7 +253,7 @@ float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a) {
 /* The stack backwards for d(loss)/d(output) = g: its gradients into grad,
  * d(loss)/d(acc) into d_acc. */
 static void stack_backward(const TrainNet *net, int b, const float *acc, const TrainActs *a, float g, float *grad,
-                           float *d_acc) {
+                           float *d_acc, float *d_l1) {
     const int H2 = 2 * net->hidden;
     const size_t l1w = net->l1_w + (size_t)b * NNUE_L1 * (size_t)H2, l1b = net->l1_b + (size_t)b * NNUE_L1;
     const size_t l2w = net->l2_w + (size_t)b * NNUE_L2 * NNUE_L1, l2b = net->l2_b + (size_t)b * NNUE_L2;
@@ -274,19 +274,42 @@ static void stack_backward(const TrainNet *net, int b, const float *acc, const T
     for (int j = 0; j < NNUE_L1; j++) {
         if (a->o1[j] <= 0.0f || a->o1[j] >= 1.0f || d_h1[j] == 0.0f) continue;
         grad[l1b + (size_t)j] += d_h1[j];
-        train_axpy(grad + l1w + (size_t)j * (size_t)H2, d_h1[j], a->u, H2);
+        if (!d_l1) train_axpy(grad + l1w + (size_t)j * (size_t)H2, d_h1[j], a->u, H2);
         live[n_live] = j;
         d_live[n_live++] = d_h1[j];
     }
+    if (d_l1)
+        for (int j = 0, k = 0; j < NNUE_L1; j++)
+            d_l1[j] = k < n_live && live[k] == j ? d_live[k++] : 0.0f;
     train_stack_d_acc(d_acc, acc, w1, live, d_live, n_live, H2);
 }
 
+void train_stack_l1_grad(const TrainNet *net, const TrainFeatures *f, int n, const float *d_l1, const float *u,
+                         float *grad, int32_t *scratch) {
+    const size_t H2 = 2 * (size_t)net->hidden;
+    int32_t *at = scratch;
+    float d[TRAIN_STACK_CHUNK_MAX];
+    for (int b = 0; b < net->out_buckets; b++)
+        for (int j = 0; j < NNUE_L1; j++) {
+            int uses = 0;
+            for (int k = 0; k < n; k++)
+                if (f[k].bucket == b && d_l1[(size_t)k * NNUE_L1 + (size_t)j] != 0.0f) {
+                    at[uses] = (int32_t)((size_t)k * H2);
+                    d[uses++] = d_l1[(size_t)k * NNUE_L1 + (size_t)j];
+                }
+            if (!uses) continue;
+            float *row = grad + net->l1_w + ((size_t)b * NNUE_L1 + (size_t)j) * H2;
+            for (size_t i = 0; i < H2; i += TRAIN_BLOCK)
+                train_axpy_gather_block(row + i, d, at, uses, u + i);
+        }
+}
+
 void train_head_backward(const TrainNet *net, int bucket, const float *acc, const TrainActs *a, float g, float *grad,
-                         float *d_acc) {
+                         float *d_acc, float *d_l1) {
     const int H = net->hidden;
     const float g_out = g * (float)net->scale;
     if (net->stack) {
-        stack_backward(net, bucket, acc, a, g_out, grad, d_acc);
+        stack_backward(net, bucket, acc, a, g_out, grad, d_acc, d_l1);
     } else {
         const float *ow = head_param(net, net->out_w + (size_t)bucket * 2 * (size_t)H);
         train_screlu_backward(acc, ow, g_out, grad + net->out_w + (size_t)bucket * 2 * (size_t)H, d_acc, 2 * H);
@@ -339,7 +362,7 @@ void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const
 
 void train_backward(const TrainNet *net, const TrainFeatures *f, const TrainActs *a, float g, float *grad) {
     float d_acc[2 * NNUE_HIDDEN_MAX];
-    train_head_backward(net, f->bucket, a->acc, a, g, grad, d_acc);
+    train_head_backward(net, f->bucket, a->acc, a, g, grad, d_acc, NULL);
     int32_t *scratch = malloc(sizeof *scratch * train_ft_scratch_ints(net, 1));
     if (!scratch) abort(); /* a few KB */
     train_ft_backward(net, f, 1, d_acc, grad, scratch);

@@ -128,7 +128,18 @@ size_t train_ft_scratch_ints(const TrainNet *net, int n);
  * grad and d(loss)/d(acc) into d_acc (2H floats). */
 float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a);
 void train_head_backward(const TrainNet *net, int bucket, const float *acc, const TrainActs *a, float g, float *grad,
-                         float *d_acc);
+                         float *d_acc, float *d_l1);
+/* The dense stack's first-layer weights take the most stores of the head:
+ * a row of 2H floats for every live unit of every position. With d_l1 set,
+ * train_head_backward leaves them out and writes the position's NNUE_L1
+ * first-layer gradients there (0 for units that pass none), and
+ * train_stack_l1_grad adds them for a chunk of n positions (d_l1 and u,
+ * the positions' a->u, n x NNUE_L1 and n x 2H), each row held in registers
+ * through its positions: the same sums in the same order. scratch: n int32s;
+ * n at most TRAIN_STACK_CHUNK_MAX. */
+enum { TRAIN_STACK_CHUNK_MAX = 1024 };
+void train_stack_l1_grad(const TrainNet *net, const TrainFeatures *f, int n, const float *d_l1, const float *u,
+                         float *grad, int32_t *scratch);
 
 /* Forward pass: the eval in engine units (side to move's view). */
 float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a);

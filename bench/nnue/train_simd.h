@@ -73,6 +73,31 @@ static inline void train_gather_block(float *row, const int32_t *at, int n, cons
 #endif
 }
 
+/* One block of a weight row: row[0..32) += d[j] * x[at[j] + 0..32) for j
+ * in order (each step as train_axpy takes it), the row held in registers
+ * meanwhile. */
+static inline void train_axpy_gather_block(float *row, const float *d, const int32_t *at, int n, const float *x) {
+#if TRAIN_AVX2
+    __m256 r[4];
+    for (int k = 0; k < 4; k++)
+        r[k] = _mm256_loadu_ps(row + 8 * k);
+    for (int j = 0; j < n; j++) {
+        const __m256 a = _mm256_set1_ps(d[j]);
+        for (int k = 0; k < 4; k++)
+            r[k] = _mm256_fmadd_ps(a, _mm256_loadu_ps(x + at[j] + 8 * k), r[k]);
+    }
+    for (int k = 0; k < 4; k++)
+        _mm256_storeu_ps(row + 8 * k, r[k]);
+#else
+    for (int i = 0; i < TRAIN_BLOCK; i++) {
+        float a = row[i];
+        for (int j = 0; j < n; j++)
+            a += d[j] * x[at[j] + i];
+        row[i] = a;
+    }
+#endif
+}
+
 /* One block of both halves of an accumulator: dst[h][0..32) = bias[0..32)
  * + the sum of base[feature[h][j] * H + 0..32) over j (added in order),
  * for the two halves h, which have n features each. The two halves' sums

@@ -24,3 +24,7 @@ void scalar_train_stack_d_acc(float *d_acc, const float *acc, const float *w, co
 }
 
 void scalar_train_sqr_clamp(float *u, const float *acc, int n) { train_sqr_clamp(u, acc, n); }
+
+void scalar_train_axpy_gather_block(float *row, const float *d, const int32_t *at, int n, const float *x) {
+    train_axpy_gather_block(row, d, at, n, x);
+}
