@@ -227,12 +227,24 @@ static float stack_forward(const TrainNet *net, int b, const float *acc, TrainAc
     return out;
 }
 
+/* Walk the ft a block of units at a time through the chunk (block-major)
+ * only when a block of all the rows stays in the L2: a king-bucket table's
+ * block (7,560 rows) does not, and there whole rows a position (or a row's
+ * uses) at a time let the prefetcher stream them (king buckets, 1024
+ * units: 48 s of CPU block-major against 38 s row by row). Both orders take
+ * every sum in the same order. */
+static bool block_major(const TrainNet *net) {
+    return (size_t)net->inputs * TRAIN_BLOCK * sizeof(float) <= TRAIN_BLOCK_MAJOR_BYTES;
+}
+
 void train_ft_forward(const TrainNet *net, const TrainFeatures *f, int n, float *acc) {
     const size_t H = (size_t)net->hidden;
     const float *bias = net->params + net->ft_b;
-    for (size_t i = 0; i < H; i += TRAIN_BLOCK)
-        for (int k = 0; k < n; k++) {
-            float *dst = acc + (size_t)k * 2 * H + i;
+    const bool by_block = block_major(net);
+    for (size_t outer = 0; outer < (by_block ? H / TRAIN_BLOCK : (size_t)n); outer++)
+        for (size_t inner = 0; inner < (by_block ? (size_t)n : H / TRAIN_BLOCK); inner++) {
+            const size_t i = (by_block ? outer : inner) * TRAIN_BLOCK, k = by_block ? inner : outer;
+            float *dst = acc + k * 2 * H + i;
             train_sum_block2(dst, dst + H, bias + i, net->ft_eff + i, f[k].feature[f[k].stm], f[k].feature[!f[k].stm],
                              f[k].count, H);
         }
@@ -353,8 +365,10 @@ void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const
         }
     /* end[r] is now where row r's uses end, and end[r - 1] where they begin. */
     float *w = grad + net->ft_w;
-    for (size_t i = 0; i < H; i += TRAIN_BLOCK)
-        for (int u = 0; u < used; u++) {
+    const bool by_block = block_major(net);
+    for (size_t outer = 0; outer < (by_block ? H / TRAIN_BLOCK : (size_t)used); outer++)
+        for (size_t inner = 0; inner < (by_block ? (size_t)used : H / TRAIN_BLOCK); inner++) {
+            const size_t i = (by_block ? outer : inner) * TRAIN_BLOCK, u = by_block ? inner : outer;
             const int r = rows[u], begin = r ? end[r - 1] : 0;
             train_gather_block(w + (size_t)r * H + i, at + begin, end[r] - begin, d_acc + i);
         }

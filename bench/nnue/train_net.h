@@ -113,10 +113,12 @@ void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, Tr
 /* The passes in two halves, for a chunk of positions at a time
  * (train_batch): the feature transformer of positions f[0..n) into acc
  * (2H floats a position, side to move's half first), and back from d_acc
- * (laid out the same) into grad's ft rows and biases. They walk the units
- * a block of 32 at a time through all n positions, so that a block of the
- * rows the chunk shares is read from memory once and then from cache;
+ * (laid out the same) into grad's ft rows and biases. When a 32-unit block
+ * of all the rows fits TRAIN_BLOCK_MAJOR_BYTES (plain features) they walk
+ * the units a block at a time through all n positions, so that a block of
+ * the rows the chunk shares is read from memory once and then from cache;
  * every sum is taken in the same order as for one position at a time. */
+enum { TRAIN_BLOCK_MAJOR_BYTES = 256 << 10 }; /* half the per-core L2 of the machine measured */
 void train_ft_forward(const TrainNet *net, const TrainFeatures *f, int n, float *acc);
 void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const float *d_acc, float *grad,
                        int32_t *scratch);
