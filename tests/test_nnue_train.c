@@ -322,6 +322,75 @@ static void test_gradient_check(void **state) {
     gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, true, true}, 2.5);
 }
 
+/* train_batch works a chunk of positions at a time (bench/nnue/
+ * train_batch.c): its loss and gradient over a few chunks, mirrors
+ * included, are bit for bit those of one position at a time. */
+static void batch_equals_one_at_a_time(TrainShape shape) {
+    TrainNet net;
+    char err[200];
+    assert_true(train_net_alloc(&net, &shape, err, sizeof err));
+    train_net_randomise(&net, 11);
+    for (size_t i = net.ft_b; i < net.head; i++)
+        net.params[i] = 0.3f; /* most accumulator units inside the clamp */
+    train_net_refresh_eff(&net, 0, (size_t)net.inputs);
+    enum { N = 700 };
+    TrainData d = make_data(N);
+    uint32_t idx[N];
+    for (int i = 0; i < N; i++)
+        idx[i] = (uint32_t)((i * 37) % N);
+    const uint64_t mirror_key = 12345;
+    TrainLoss loss = {190, 0.75, 2.0};
+    float *chunked = train_alloc_floats(net.count), *single = train_alloc_floats(net.count);
+    double l_chunked = train_batch(&net, &loss, &d, idx, N, N, mirror_key, chunked), l_single = 0;
+    TrainActs *acts = malloc(sizeof *acts);
+    for (int i = 0; i < N; i++) {
+        /* One position per call: a chunk of one. */
+        l_single += train_batch(&net, &loss, &d, idx + i, 1, N, mirror_key, single) * N;
+    }
+    l_single /= N;
+    assert_true(fabs(l_chunked - l_single) <= 1e-12 * l_single);
+    size_t differ = 0;
+    for (size_t i = 0; i < net.count; i++)
+        differ += chunked[i] != single[i];
+    if (differ) fail_msg("%zu of %zu gradient entries differ", differ, net.count);
+    /* The per-position passes (whose stack takes its first layer's gradient
+     * row by row, not gathered) give the same gradient too. */
+    memset(single, 0, sizeof(float) * net.count);
+    for (int i = 0; i < N; i++) {
+        TrainPosition p;
+        TrainFeatures f;
+        double g;
+        train_record_unpack(train_record(&d, idx[i]), &p);
+        train_features(&net, &p, train_mix64(mirror_key ^ (idx[i] * 0x9E3779B97F4A7C15ull)) & 1, &f);
+        train_loss(&loss, train_forward(&net, &f, acts), train_target(&loss, &p), &g);
+        train_backward(&net, &f, acts, (float)(g / N), single);
+    }
+    for (size_t i = 0; i < net.count; i++)
+        differ += chunked[i] != single[i];
+    if (differ) fail_msg("%zu of %zu gradient entries differ from the per-position passes'", differ, net.count);
+    /* And the per-position passes the tests use give the same loss. */
+    double l_passes = 0, g;
+    for (int i = 0; i < N; i++) {
+        TrainPosition p;
+        TrainFeatures f;
+        train_record_unpack(train_record(&d, idx[i]), &p);
+        train_features(&net, &p, false, &f);
+        l_passes += train_loss(&loss, train_forward(&net, &f, acts), train_target(&loss, &p), &g);
+    }
+    assert_true(fabs(train_batch(&net, &loss, &d, idx, N, N, 0, NULL) - l_passes / N) <= 1e-12 * l_passes);
+    free(acts);
+    free(chunked);
+    free(single);
+    free(d.records);
+    train_net_free(&net);
+}
+
+static void test_batch_chunks(void **state) {
+    (void)state;
+    batch_equals_one_at_a_time((TrainShape){NNUE_FS_PLAIN, 256, 8, 400, false, false});
+    batch_equals_one_at_a_time((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, true, true});
+}
+
 /* A tiny set (score targets only) is learnt to near-zero loss. */
 static void test_overfit(void **state) {
     (void)state;
@@ -620,8 +689,8 @@ static void test_net_file_round_trip(void **state) {
     nnue_net_free(&bad);
     /* A bias beyond +-2^30 (with the hash made right again) is refused: the
      * stack's int32 sums could overflow. */
-    size_t l1_bias = NNUE_HEADER_SIZE_STACK + (size_t)nnue_input_count(NNUE_FS_KING_BUCKETS) * 128 * 2 + 128 * 2 +
-                     NNUE_L1 * 2 * 128;
+    size_t l1_bias =
+        NNUE_HEADER_SIZE_STACK + (size_t)nnue_input_count(NNUE_FS_KING_BUCKETS) * 128 * 2 + 128 * 2 + NNUE_L1 * 2 * 128;
     memcpy(bytes + l1_bias, "\xff\xff\xff\x7f", 4);
     uint32_t h = nnue_fnv1a(NNUE_FNV_SEED, bytes + NNUE_HEADER_SIZE_STACK, n - NNUE_HEADER_SIZE_STACK);
     for (int i = 0; i < 4; i++)
@@ -954,12 +1023,12 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_round_trip),     cmocka_unit_test(test_data_file),
-        cmocka_unit_test(test_gradient_check),        cmocka_unit_test(test_overfit),
-        cmocka_unit_test(test_checkpoint_round_trip), cmocka_unit_test(test_resume_is_exact),
-        cmocka_unit_test(test_lr_schedule),           cmocka_unit_test(test_quantisation_aware_forward),
-        cmocka_unit_test(test_net_file_round_trip),   cmocka_unit_test(test_engine_bit_exact),
-        cmocka_unit_test(test_warm_start),            cmocka_unit_test(test_head_epochs),
-        cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_gradient_check),        cmocka_unit_test(test_batch_chunks),
+        cmocka_unit_test(test_overfit),               cmocka_unit_test(test_checkpoint_round_trip),
+        cmocka_unit_test(test_resume_is_exact),       cmocka_unit_test(test_lr_schedule),
+        cmocka_unit_test(test_quantisation_aware_forward), cmocka_unit_test(test_net_file_round_trip),
+        cmocka_unit_test(test_engine_bit_exact),      cmocka_unit_test(test_warm_start),
+        cmocka_unit_test(test_head_epochs),           cmocka_unit_test(test_command_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,7 @@
 
 #include "train_simd.h"
 
-enum { MAX_THREADS = 64, PREFETCH_AHEAD = 8 };
+enum { MAX_THREADS = 64 };
 static const double ADAM_BETA1 = 0.9, ADAM_BETA2 = 0.999, ADAM_EPS = 1e-8;
 
 void train_config_defaults(TrainConfig *cfg) {
@@ -66,46 +66,26 @@ void trainer_free(Trainer *t) {
     t->m = t->v = t->head_q = NULL;
 }
 
-static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-double train_batch(const TrainNet *net, const TrainLoss *loss, const TrainData *data, const uint32_t *idx, size_t n,
-                   size_t total, uint64_t mirror_key, float *grad) {
-    TrainActs *acts = malloc(sizeof *acts);
-    double sum = 0;
-    for (size_t i = 0; acts && i < n; i++) {
-        TrainPosition p;
-        TrainFeatures f;
-        /* Records are visited in shuffled order: fetch a few ahead. */
-        if (i + PREFETCH_AHEAD < n) __builtin_prefetch(train_record(data, idx[i + PREFETCH_AHEAD]));
-        train_record_unpack(train_record(data, idx[i]), &p); /* checked at load */
-        bool mirror = mirror_key && (mix64(mirror_key ^ (idx[i] * 0x9E3779B97F4A7C15ull)) & 1);
-        train_features(net, &p, mirror, &f);
-        double g, eval = train_forward(net, &f, acts);
-        sum += train_loss(loss, eval, train_target(loss, &p), &g);
-        if (grad) train_backward(net, &f, acts, (float)(g / (double)total), grad);
-    }
-    free(acts);
-    return sum / (double)(total ? total : 1);
-}
-
 void trainer_adam(Trainer *t, float *const *grads, int n_grads, double lr, size_t begin, size_t end) {
     const double c1 = 1.0 - pow(ADAM_BETA1, (double)t->step), c2 = 1.0 - pow(ADAM_BETA2, (double)t->step);
     const float step = (float)(lr / c1), b1 = (float)ADAM_BETA1, b2 = (float)ADAM_BETA2;
     const float inv_c2 = (float)(1.0 / c2), eps = (float)ADAM_EPS, decay = (float)(1.0 - lr * t->cfg.weight_decay);
     float *restrict p = t->net.params, *restrict m = t->m, *restrict v = t->v;
-    for (size_t i = begin; i < end; i++) {
-        float g = grads[0][i];
-        for (int k = 1; k < n_grads; k++)
-            g += grads[k][i];
-        m[i] = b1 * m[i] + (1.0f - b1) * g;
-        v[i] = b2 * v[i] + (1.0f - b2) * g * g;
-        p[i] = p[i] * decay - step * m[i] / (sqrtf(v[i] * inv_c2) + eps);
+    /* Clipped in the same pass (train_net_clip), a span of one bound at a
+     * time so that the loop vectorises. */
+    for (size_t i = begin, span; i < end; i = span) {
+        const float c = train_net_clip_span(&t->net, i, &span);
+        if (span > end) span = end;
+        for (size_t k = i; k < span; k++) {
+            float g = grads[0][k];
+            for (int j = 1; j < n_grads; j++)
+                g += grads[j][k];
+            m[k] = b1 * m[k] + (1.0f - b1) * g;
+            v[k] = b2 * v[k] + (1.0f - b2) * g * g;
+            float x = p[k] * decay - step * m[k] / (sqrtf(v[k] * inv_c2) + eps);
+            p[k] = x > c ? c : x < -c ? -c : x;
+        }
     }
-    train_net_clip(&t->net, begin, end);
 }
 
 double trainer_lr(const TrainConfig *cfg, int epoch, uint64_t step, uint64_t total_steps) {
@@ -261,7 +241,7 @@ static uint32_t *shuffled(size_t n, uint64_t seed) {
     uint64_t s = seed;
     for (size_t i = n; i > 1; i--) {
         s += 0x9E3779B97F4A7C15ull;
-        size_t j = (size_t)(mix64(s) % i);
+        size_t j = (size_t)(train_mix64(s) % i);
         uint32_t x = idx[i - 1];
         idx[i - 1] = idx[j];
         idx[j] = x;
@@ -276,7 +256,7 @@ bool trainer_epoch(Trainer *t, const TrainData *train, const TrainData *val, int
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     const TrainConfig *cfg = &t->cfg;
     const double start = now_s();
-    const uint64_t epoch_key = mix64(cfg->seed ^ (0x5851F42D4C957F2Dull * (uint64_t)(t->epoch + 1)));
+    const uint64_t epoch_key = train_mix64(cfg->seed ^ (0x5851F42D4C957F2Dull * (uint64_t)(t->epoch + 1)));
     uint32_t *idx = shuffled(train->count, epoch_key);
     float *grads[MAX_THREADS] = {NULL};
     bool ok = idx != NULL;

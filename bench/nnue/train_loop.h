@@ -80,6 +80,13 @@ double trainer_qerror(const Trainer *t, const QuantNet *q, const TrainData *data
 /* The learning rate at Adam step `step` of a run of total_steps. */
 double trainer_lr(const TrainConfig *cfg, int epoch, uint64_t step, uint64_t total_steps);
 
+/* The trainer's hash of 64 bits (shuffles, mirrors, epoch keys). */
+static inline uint64_t train_mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 /* Mean loss over records idx[0..n) of data; adds the gradient of that mean
  * to grad when grad is not NULL. Mirrors none (mirror_key 0) or those whose
  * hash of (mirror_key, i) is odd. */

@@ -71,7 +71,7 @@ typedef struct {
 
 /* What the forward pass keeps for the backward pass. */
 typedef struct {
-    float acc[2 * NNUE_HIDDEN_MAX]; /* side to move's accumulator, then the other's */
+    float acc[2 * NNUE_HIDDEN_MAX]; /* train_forward: side to move's accumulator, then the other's */
     float u[2 * NNUE_HIDDEN_MAX];   /* stack: clamp(acc)^2 */
     float o1[NNUE_L1], h1[NNUE_L1]; /* stack: first layer's sums and activations */
     float o2[NNUE_L2], h2[NNUE_L2];
@@ -92,6 +92,9 @@ void train_net_free(TrainNet *net);
 void train_net_randomise(TrainNet *net, uint64_t seed);
 /* Clip every parameter of [begin, end) into the range quantisation needs. */
 void train_net_clip(TrainNet *net, size_t begin, size_t end);
+/* The clip bound of parameter i (INFINITY: not clipped), the same for all
+ * parameters up to *span_end. */
+float train_net_clip_span(const TrainNet *net, size_t i, size_t *span_end);
 /* Is parameter i one the engine stores at scale 64 (clipped, rounded by QAT)? */
 bool train_net_is_q64(const TrainNet *net, size_t i);
 /* The head with its scale-64 weights rounded to the grid, into out
@@ -107,6 +110,39 @@ void train_net_fold_factor_grad(const TrainNet *net, float *const *grads, int n_
 
 /* The features of p for net (mirrored left-right when mirror is set). */
 void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, TrainFeatures *f);
+/* The passes in two halves, for a chunk of positions at a time
+ * (train_batch): the feature transformer of positions f[0..n) into acc
+ * (2H floats a position, side to move's half first), and back from d_acc
+ * (laid out the same) into grad's ft rows and biases. When a 32-unit block
+ * of all the rows fits TRAIN_BLOCK_MAJOR_BYTES (plain features) they walk
+ * the units a block at a time through all n positions, so that a block of
+ * the rows the chunk shares is read from memory once and then from cache;
+ * every sum is taken in the same order as for one position at a time. */
+enum { TRAIN_BLOCK_MAJOR_BYTES = 256 << 10 }; /* half the per-core L2 of the machine measured */
+void train_ft_forward(const TrainNet *net, const TrainFeatures *f, int n, float *acc);
+void train_ft_backward(const TrainNet *net, const TrainFeatures *f, int n, const float *d_acc, float *grad,
+                       int32_t *scratch);
+/* The int32s of scratch train_ft_backward needs for n positions. */
+size_t train_ft_scratch_ints(const TrainNet *net, int n);
+/* The head (output layer or dense stack) of output bucket `bucket` on one
+ * accumulator: the eval in engine units, a keeping what the backward pass
+ * needs; and backwards for d(loss)/d(eval) = g, the head's gradient into
+ * grad and d(loss)/d(acc) into d_acc (2H floats). */
+float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a);
+void train_head_backward(const TrainNet *net, int bucket, const float *acc, const TrainActs *a, float g, float *grad,
+                         float *d_acc, float *d_l1);
+/* The dense stack's first-layer weights take the most stores of the head:
+ * a row of 2H floats for every live unit of every position. With d_l1 set,
+ * train_head_backward leaves them out and writes the position's NNUE_L1
+ * first-layer gradients there (0 for units that pass none), and
+ * train_stack_l1_grad adds them for a chunk of n positions (d_l1 and u,
+ * the positions' a->u, n x NNUE_L1 and n x 2H), each row held in registers
+ * through its positions: the same sums in the same order. scratch: n int32s;
+ * n at most TRAIN_STACK_CHUNK_MAX. */
+enum { TRAIN_STACK_CHUNK_MAX = 1024 };
+void train_stack_l1_grad(const TrainNet *net, const TrainFeatures *f, int n, const float *d_l1, const float *u,
+                         float *grad, int32_t *scratch);
+
 /* Forward pass: the eval in engine units (side to move's view). */
 float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a);
 /* Backward pass: add d(loss)/d(params) to grad for d(loss)/d(eval) = g
