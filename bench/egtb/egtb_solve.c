@@ -182,13 +182,20 @@ static void spread(Worker *w, uint64_t node) {
     }
 }
 
+/* The next CHUNK nodes no other worker has taken; false when none are left. */
+static bool claim_chunk(Shared *sh, uint64_t *begin, uint64_t *end) {
+    *begin = atomic_fetch_add(&sh->next, CHUNK);
+    if (*begin >= sh->nodes) return false;
+    *end = *begin + CHUNK < sh->nodes ? *begin + CHUNK : sh->nodes;
+    return true;
+}
+
 static void *expand_run(void *arg) {
     Worker *w = arg;
     Shared *sh = w->sh;
     for (;;) {
-        uint64_t begin = atomic_fetch_add(&sh->next, CHUNK);
-        if (begin >= sh->nodes) break;
-        uint64_t end = begin + CHUNK < sh->nodes ? begin + CHUNK : sh->nodes;
+        uint64_t begin, end;
+        if (!claim_chunk(sh, &begin, &end)) break;
         for (uint64_t node = begin; node < end && !w->failed; node++)
             if (!expand(w, node)) w->failed = true;
         if (w->failed) break;
@@ -200,9 +207,8 @@ static void *spread_run(void *arg) {
     Worker *w = arg;
     Shared *sh = w->sh;
     for (;;) {
-        uint64_t begin = atomic_fetch_add(&sh->next, CHUNK);
-        if (begin >= sh->nodes) break;
-        uint64_t end = begin + CHUNK < sh->nodes ? begin + CHUNK : sh->nodes;
+        uint64_t begin, end;
+        if (!claim_chunk(sh, &begin, &end)) break;
         for (uint64_t node = begin; node < end; node++)
             if (val_load(sh->t, node) == sh->level) {
                 spread(w, node);
