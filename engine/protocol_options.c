@@ -43,6 +43,7 @@ typedef enum {
     O_REPETITION,
     O_MULTIPV,
     O_OVERHEAD,
+    O_NODESTIME,
     O_VARIANT,
     O_NOTATION,
     O_EVALFILE,
@@ -64,7 +65,7 @@ typedef struct {
     const char *vars; /* combo values, space separated */
 } OptionDef;
 
-enum { HASH_MAX_MB = 32768, THREADS_MAX = 256, MULTIPV_MAX = 64 };
+enum { HASH_MAX_MB = 32768, THREADS_MAX = 256, MULTIPV_MAX = 64, NODESTIME_MAX = 100000 };
 
 static const char Levels[] = "none small medium large";
 /* EvalFile's value for the net linked into the binary. */
@@ -86,6 +87,8 @@ static const OptionDef Defs[] = {
     {O_NEWGAME, "newgame", "newgame", ONLY_UCCI, T_BUTTON, 0, 0, NULL, NULL},
     {O_CLEARHASH, "Clear Hash", "Clear Hash", ONLY_UCI, T_BUTTON, 0, 0, NULL, NULL},
     {O_OVERHEAD, "moveoverhead", "Move Overhead", BOTH, T_SPIN, 0, 5000, "30", NULL},
+    /* Node time (engine/search_clock.c): a clock counted in nodes per ms. */
+    {O_NODESTIME, "nodestime", "nodestime", BOTH, T_SPIN, 0, NODESTIME_MAX, "0", NULL},
     {O_VARIANT, "UCI_Variant", "UCI_Variant", ONLY_UCI, T_COMBO, 0, 0, "xiangqi", "xiangqi"},
     {O_NOTATION, "notation", "Notation", ONLY_UCI, T_COMBO, 0, 0, "iccs", "iccs fairy"},
     {O_EVALFILE, "evalfile", "EvalFile", BOTH, T_STRING, 0, 0, EVALFILE_EMBEDDED, NULL},
@@ -362,6 +365,7 @@ OptionAction options_set(ProtoSettings *s, Dialect d, const char *name, const ch
     case O_THREADS: set_threads(d, n); break;
     case O_MULTIPV: Options.multipv = (int)n; break;
     case O_OVERHEAD: Options.move_overhead_ms = (int)n; break;
+    case O_NODESTIME: Options.nodestime = (int)n; break;
     case O_DRAWMOVES: Options.draw_plies = (int)n; break;
     case O_LEVEL: Options.skill.level = (int)n; break;
     case O_LIMIT_STRENGTH: Options.skill.limit_strength = b; break;

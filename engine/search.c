@@ -150,6 +150,8 @@ static void *driver_main(void *arg) {
                                                                                : Shared.latency_ms / 2);
         atomic_store(&Shared.stop, true);
         threads_join_helpers();
+        /* A ponder search the GUI stopped was on the opponent's time. */
+        node_time_end(&Shared.limits, !atomic_load(&Shared.pondering));
         SearchThread *chosen = best_thread();
         if (chosen != main) report_line(chosen, 0, chosen->completed_depth, BOUND_NONE);
         skill_choose(chosen);
@@ -216,6 +218,7 @@ void search_clear(void) {
     search_wait();
     tt_clear();
     threads_clear();
+    node_time_reset();
 }
 
 void search_start(const Position *pos, const SearchLimits *limits, const SearchCallbacks *cb) {
@@ -234,7 +237,17 @@ void search_start(const Position *pos, const SearchLimits *limits, const SearchC
     atomic_store(&Shared.clock_ms, Shared.start_ms);
     search_tree_init_tables();
     int game_ply = 2 * (pos->root_fullmove - 1) + pos->game_ply;
-    tm_init(&Shared.tm, limits, Options.move_overhead_ms, Shared.latency_ms, Options.ponder_enabled, game_ply);
+    SearchLimits clock = *limits;
+    if (node_time_begin(&clock, game_ply)) {
+        /* The nodes' clock needs no reserve for the machine; the real one
+         * keeps its hard limit (search_clock.c). */
+        TimeManager real;
+        tm_init(&real, limits, Options.move_overhead_ms, Shared.latency_ms, Options.ponder_enabled, game_ply);
+        Shared.real_hard_ms = real.hard_ms;
+        tm_init(&Shared.tm, &clock, 0, 0, Options.ponder_enabled, game_ply);
+    } else {
+        tm_init(&Shared.tm, limits, Options.move_overhead_ms, Shared.latency_ms, Options.ponder_enabled, game_ply);
+    }
     tt_new_search();
     Shared.running = pthread_create(&Shared.driver, NULL, driver_main, NULL) == 0;
     if (!Shared.running) answer_without_search();
@@ -251,6 +264,7 @@ void search_stop(void) {
 void search_ponderhit(void) {
     pthread_mutex_lock(&Shared.lock);
     atomic_store(&Shared.clock_ms, now_ms());
+    atomic_store(&Shared.nodes_at_clock, threads_nodes());
     atomic_store(&Shared.pondering, false);
     pthread_cond_broadcast(&Shared.cond);
     pthread_mutex_unlock(&Shared.lock);

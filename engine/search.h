@@ -72,6 +72,7 @@ typedef struct {
     int pruning;         /* UCCI pruning: a Grade (reductions, late-move and null-move pruning) */
     int idle;            /* UCCI idle: a Grade (share of the processor) */
     bool use_egtb;       /* probe the loaded endgame tables (engine/egtb/egtb_probe.h) */
+    int nodestime;       /* node time: a clock is counted in nodes, this many to the millisecond (0: off) */
 } SearchOptions;
 
 /* Options at start-up (bench searches with these). */

@@ -102,7 +102,7 @@ static bool iteration_says_stop(SearchThread *t, int depth, Score prev_best) {
     double share = total ? (double)t->root_moves[0].nodes / (double)total : 0.5;
     tm_update(&Shared.tm, depth, t->best_changes, prev_best == -SCORE_INFINITE ? 0 : prev_best - score, share);
     t->best_changes = 0;
-    return tm_soft_exceeded(&Shared.tm, clock_elapsed());
+    return tm_soft_exceeded(&Shared.tm, search_clock_spent());
 }
 
 /* Lazy SMP: helpers skip some depths in a per-thread pattern, so that the

@@ -7,6 +7,7 @@
  *   search_iterate.c  iterative deepening, aspiration windows, reports;
  *   search_tree.c     the tree: principal variation search, quiescence,
  *                     pruning, extensions, the game rules inside the tree.
+ *   search_clock.c    node time: the engine's own clock counted in nodes.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,6 +35,16 @@ typedef struct {
      * what the driver carries from search to search for tm_init(). */
     int64_t last_check_ms, longest_gap_ms;
     int latency_ms;
+    /* Node time (the nodestime option, search_clock.c): under a clock the
+     * search counts nodes, Options.nodestime to the millisecond, and the
+     * engine keeps its own clock in nodes from move to move. */
+    bool node_time;                    /* this search's time limits are in nodes */
+    int64_t node_clock;                /* nodes left on that clock; 0: start it from the GUI's at the next go */
+    atomic_uint_fast64_t nodes_at_clock; /* nodes searched when the clock started (0, or at the ponderhit) */
+    int64_t real_hard_ms;              /* under node time, the real clock's hard limit still holds */
+    int64_t gui_time_ms, last_move_ms; /* the GUI's clock at the last go, and that move's real length */
+    int gui_movestogo, gui_game_ply;   /* ...its movestogo and the game's ply then */
+    int64_t node_clock_rate;           /* the nodestime the clock was started with */
     SearchLimits limits;
     SearchCallbacks cb;
     TimeManager tm;
@@ -60,6 +71,21 @@ static inline int64_t now_ms(void) {
 
 /* Milliseconds since the clock started (the search start or the ponderhit). */
 static inline int64_t clock_elapsed(void) { return now_ms() - atomic_load(&Shared.clock_ms); }
+
+/* What the time limits are measured against: real milliseconds, or under
+ * node time the nodes searched since the clock started, in milliseconds. */
+static inline int64_t search_clock_spent(void) {
+    if (!Shared.node_time) return clock_elapsed();
+    uint64_t n = threads_nodes(), at = atomic_load(&Shared.nodes_at_clock);
+    return n > at ? (int64_t)((n - at) / (uint64_t)Options.nodestime) : 0;
+}
+
+/* search_clock.c: node time. Before tm_init(): under node time turn the
+ * GUI's clock in `limits` into the engine's own (in milliseconds of
+ * nodes) and say so; after the search: charge the nodes it took. */
+bool node_time_begin(SearchLimits *limits, int game_ply);
+void node_time_end(const SearchLimits *gui_limits, bool completed);
+void node_time_reset(void);
 
 static inline bool stopped(void) { return atomic_load_explicit(&Shared.stop, memory_order_relaxed); }
 

@@ -49,7 +49,9 @@ static void check_limits(SearchThread *t) {
     }
     if ((n & 1023) != 0) return;
     int64_t elapsed = clock_elapsed();
-    if (!atomic_load(&Shared.pondering) && tm_hard_exceeded(&Shared.tm, elapsed)) atomic_store(&Shared.stop, true);
+    bool over = Shared.node_time ? tm_hard_exceeded(&Shared.tm, search_clock_spent()) || elapsed >= Shared.real_hard_ms
+                                 : tm_hard_exceeded(&Shared.tm, elapsed);
+    if (over && !atomic_load(&Shared.pondering)) atomic_store(&Shared.stop, true);
     if (Shared.idle_duty < IDLE_DUTY_FULL) {
         idle_pace(Shared.idle_duty);
     } else if (t->id == 0) {

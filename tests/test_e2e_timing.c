@@ -7,6 +7,8 @@
 
 #include "engine_proc.h"
 
+#include <stdlib.h>
+
 #define HORSE_VS_ROOK "4k4/9/9/9/5r3/9/9/9/N8/3K5 w" /* Red is worse, little material */
 
 static int T5s;
@@ -189,10 +191,77 @@ static void test_end_of_input(void **state) {
     eng_finish(&e);
 }
 
+/* One `go` under node time: the bestmove line and the nodes of the last
+ * info line before it. */
+static uint64_t node_time_go(Engine *e, const char *go, char *best, size_t size) {
+    char line[ENG_LINE];
+    uint64_t nodes = 0;
+    eng_send(e, "%s", go);
+    for (;;) {
+        if (!eng_read_line(e, line, sizeof line, eng_slow(20000))) {
+            eng_dump(e);
+            fail_msg("no bestmove");
+        }
+        const char *n = strstr(line, " nodes ");
+        if (!strncmp(line, "info ", 5) && n) nodes = strtoull(n + 7, NULL, 10);
+        if (!strncmp(line, "bestmove ", 9)) {
+            snprintf(best, size, "%s", line);
+            return nodes;
+        }
+    }
+}
+
+/* A slow rate on a long clock: the searches stay far below the real clock's hard limit
+ * (about 10 s here) even in a sanitizer build on a loaded machine, which would
+ * cut them short and make them differ. */
+enum { NODE_TIME_MOVES = 24, NODE_TIME_RATE = 1, NODE_TIME_CLOCK_MS = 100000 };
+
+/* The same moves under node time, in a fresh engine: the nodes of each. */
+static void node_time_game(uint64_t *nodes, char (*best)[64]) {
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name Hash value 16");
+    eng_send(&e, "setoption name nodestime value %d", NODE_TIME_RATE);
+    eng_send(&e, "ucinewgame");
+    eng_send(&e, "position startpos");
+    /* The GUI's clock never moves: the engine's own clock in nodes does. */
+    char go[96];
+    snprintf(go, sizeof go, "go wtime %d btime %d", NODE_TIME_CLOCK_MS, NODE_TIME_CLOCK_MS);
+    for (int i = 0; i < NODE_TIME_MOVES; i++)
+        nodes[i] = node_time_go(&e, go, best[i], sizeof best[i]);
+    eng_finish(&e);
+}
+
+/* nodestime: a clock counted in nodes is the same on any machine, so two
+ * runs search the same nodes and answer the same; and the engine keeps
+ * that clock itself, so it runs down although the GUI's does not. */
+static void test_node_time(void **state) {
+    (void)state;
+    uint64_t a[NODE_TIME_MOVES], b[NODE_TIME_MOVES], sum = 0;
+    char best_a[NODE_TIME_MOVES][64], best_b[NODE_TIME_MOVES][64];
+    node_time_game(a, best_a);
+    node_time_game(b, best_b);
+    for (int i = 0; i < NODE_TIME_MOVES; i++) {
+        assert_true(a[i] == b[i]);
+        assert_string_equal(best_a[i], best_b[i]);
+        sum += a[i];
+    }
+    uint64_t clock_nodes = (uint64_t)NODE_TIME_CLOCK_MS * NODE_TIME_RATE;
+    print_message("node time: first move %llu nodes, last %llu, all %llu of a clock of %llu\n",
+                  (unsigned long long)a[0], (unsigned long long)a[NODE_TIME_MOVES - 1], (unsigned long long)sum,
+                  (unsigned long long)clock_nodes);
+    assert_true(a[0] > 0);
+    assert_true(a[0] <= clock_nodes * 8 / 10);
+    /* The whole clock, and a little for the moves of a drained one. */
+    assert_true(sum <= clock_nodes + clock_nodes / 10);
+    assert_true(a[NODE_TIME_MOVES - 1] < a[0] / 4);
+}
+
 int main(void) {
     T5s = eng_slow(5000);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stop_latency),
+        cmocka_unit_test(test_node_time),
         cmocka_unit_test(test_isready_and_probe_while_thinking),
         cmocka_unit_test(test_ponder_waits_for_ponderhit),
         cmocka_unit_test(test_ponderhit_draw),
