@@ -67,9 +67,13 @@ void egtb_reindex_set(const EgtbLayout *lay, const Position *pos, EgtbReindex *r
 
 bool egtb_reindex_place(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos) {
     pos_clear(pos);
+    /* weight[g] is the product of the sizes before g: the placements come
+     * off in order, one division each (this runs for every index). */
+    uint64_t rest = idx;
     for (int g = 0; g < lay->ngroups; g++) {
         const EgtbGroup *gr = &lay->group[g];
-        uint64_t u = (idx / lay->weight[g]) % lay->size[g];
+        uint64_t u = rest % lay->size[g];
+        rest /= lay->size[g];
         const uint8_t *sq = &gr->squares[u * (uint64_t)gr->n];
         for (int i = 0; i < gr->n; i++) {
             if (pos->board[sq[i]] != NO_PIECE) return false;
