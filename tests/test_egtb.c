@@ -68,6 +68,116 @@ static void test_built_tables_pass_verify(void **state) {
     }
 }
 
+/* Verify t with its value at (c, i) set to v for the time being: the
+ * number of faults, and whether the report names that entry. */
+static int64_t faults_with(EgtbTable *t, Color c, uint64_t i, uint16_t v, bool *named) {
+    uint16_t was = t->val[c][i];
+    t->val[c][i] = v;
+    FILE *out = tmpfile(); /* the fault lines, kept out of the test's log */
+    assert_non_null(out);
+    char err[256];
+    int64_t faults = egtb_verify(&Set, t, 2, out, err, sizeof err);
+    t->val[c][i] = was;
+    if (faults < 0) fail_msg("%s: %s", t->name, err);
+    static char report[4096];
+    rewind(out);
+    report[fread(report, 1, sizeof report - 1, out)] = '\0';
+    fclose(out);
+    char entry[64];
+    snprintf(entry, sizeof entry, "index %llu %s to move,", (unsigned long long)i, c == RED ? "red" : "black");
+    *named = strstr(report, entry) != NULL;
+    return faults;
+}
+
+/* The first entry of t, Red to move then Black, whose position is legal
+ * (or not) and whose value passes `want`; fails the test if none. */
+static void first_entry(const EgtbTable *t, bool legal, bool (*want)(uint16_t), Color *c, uint64_t *i) {
+    static Position p;
+    for (int col = 0; col < COLOR_NB; col++)
+        for (uint64_t k = 0; k < t->lay.positions; k++) {
+            uint16_t v = t->val[col][k];
+            bool ok = egtb_decode(&t->lay, k, (Color)col, &p) && egtb_decoded_legal(&p);
+            if (ok == legal && want(v)) {
+                *c = (Color)col;
+                *i = k;
+                return;
+            }
+        }
+    fail_msg("%s: no entry of the kind asked", t->name);
+}
+
+static bool any_value(uint16_t v) { return v != EGTB_ILLEGAL; }
+static bool is_illegal(uint16_t v) { return v == EGTB_ILLEGAL; }
+static bool is_win(uint16_t v) { return egtb_is_win(v); }
+static bool is_loss(uint16_t v) { return egtb_is_loss(v); }
+static bool is_draw(uint16_t v) { return egtb_is_draw(v); }
+
+/* Verify finds a changed value: each kind of change to one entry of KNKA
+ * (a win, a loss or a draw made another value, a legal position marked
+ * illegal, an illegal one given a value) is reported at that entry (each
+ * gives at most five faults, all printed); and a position reached by a
+ * quiet move of either side, marked illegal, is reported at a parent too,
+ * which only a right lookup of the children finds. */
+static void test_verify_finds_a_changed_value(void **state) {
+    (void)state;
+    EgtbTable *t = table("KNKA");
+    struct {
+        bool legal;
+        bool (*want)(uint16_t);
+        int add; /* the new value: old + add, or `to` when add is 0 */
+        uint16_t to;
+    } change[] = {
+        {true, is_win, 2, 0},               /* a longer win */
+        {true, is_win, 0, 0},               /* a draw */
+        {true, is_loss, 2, 0},              /* a longer loss */
+        {true, is_loss, 0, 0},              /* a draw */
+        {true, is_draw, 0, 2},              /* a win */
+        {true, is_draw, 0, 1},              /* a loss */
+        {true, any_value, 0, EGTB_ILLEGAL}, /* a legal position marked illegal */
+        {false, is_illegal, 0, 0},          /* an illegal one given a value */
+    };
+    for (size_t k = 0; k < sizeof change / sizeof change[0]; k++) {
+        Color c = RED;
+        uint64_t i = 0;
+        first_entry(t, change[k].legal, change[k].want, &c, &i);
+        uint16_t v = change[k].add ? (uint16_t)(t->val[c][i] + change[k].add) : change[k].to;
+        bool named;
+        int64_t faults = faults_with(t, c, i, v, &named);
+        if (faults == 0 || !named)
+            fail_msg("change %zu (index %llu, %u -> %u): %lld faults, %s", k, (unsigned long long)i, t->val[c][i], v,
+                     (long long)faults, named ? "named" : "not named");
+    }
+    /* A child of a quiet move of each side, indexed through the position
+     * itself (egtb_index_of), marked illegal: the child and its parents. */
+    static Position p;
+    for (int col = 0; col < COLOR_NB; col++) {
+        uint64_t child = 0;
+        Color child_side = RED;
+        bool found = false;
+        for (uint64_t k = 0; k < t->lay.positions && !found; k++) {
+            if (!egtb_decode(&t->lay, k, (Color)col, &p) || !egtb_decoded_legal(&p)) continue;
+            MoveList ml;
+            gen_legal(&p, &ml);
+            for (int m = 0; m < ml.count && !found; m++) {
+                if (p.board[move_to(ml.moves[m])] != NO_PIECE) continue;
+                pos_make_move(&p, ml.moves[m]);
+                child = egtb_index_of(&t->lay, &p, &child_side);
+                pos_unmake_move(&p);
+                found = true;
+            }
+        }
+        assert_true(found);
+        assert_int_equal(child_side, !col);
+        bool named;
+        int64_t faults = faults_with(t, child_side, child, EGTB_ILLEGAL, &named);
+        if (faults < 2)
+            fail_msg("child %llu marked illegal: %lld faults", (unsigned long long)child, (long long)faults);
+    }
+    /* Restored, the table passes again. */
+    char err[256];
+    assert_int_equal(egtb_verify(&Set, t, 2, stderr, err, sizeof err), 0);
+}
+
 /* Names normalise to xiangqitb's: stronger side first, letters KABRNCP. */
 static void test_signature_names(void **state) {
     (void)state;
@@ -457,6 +567,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signature_names),
         cmocka_unit_test(test_built_tables_pass_verify),
+        cmocka_unit_test(test_verify_finds_a_changed_value),
         cmocka_unit_test(test_index_layout_and_mirror),
         cmocka_unit_test(test_file_round_trip),
         cmocka_unit_test(test_xxh64_and_lz4),

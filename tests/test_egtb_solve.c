@@ -119,6 +119,53 @@ static bool same_board(const Position *a, const Position *b) {
     return !memcmp(a->board, b->board, sizeof a->board) && a->side == b->side;
 }
 
+/* A position decoded with egtb_reindex_decode carries the re-index that
+ * egtb_reindex_set gives it (the same placements and sums, the same group
+ * per point), and the re-index of each legal quiet move forward, as
+ * verify reads its children, is egtb_index_of's, mirror flag included. */
+static void test_decoded_reindex_moves_forward(void **state) {
+    (void)state;
+    static Position x, full;
+    MoveList list;
+    int tries = running_slow() ? UNMOVE_TRIES_SLOW : UNMOVE_TRIES;
+    long moves = 0;
+    for (int k = 0; k < UNMOVE_SIGS; k++) {
+        EgtbLayout lay;
+        layout_of(&lay, UnmoveSigs[k]);
+        for (int i = 0; i < tries; i++) {
+            uint64_t idx = rng_next() % lay.positions;
+            Color side = (Color)(rng_next() & 1);
+            EgtbReindex r, set;
+            bool placed = egtb_reindex_decode(&lay, idx, side, &x, &r);
+            assert_int_equal(placed, egtb_decode(&lay, idx, side, &full));
+            if (!placed || !egtb_decoded_legal(&full)) continue;
+            assert_true(same_board(&x, &full));
+            egtb_reindex_set(&lay, &x, &set);
+            assert_memory_equal(r.place, set.place, lay.ngroups * sizeof r.place[0]);
+            assert_memory_equal(r.sum, set.sum, sizeof r.sum);
+            assert_memory_equal(r.group_at, set.group_at, sizeof r.group_at);
+            gen_legal(&full, &list);
+            for (int j = 0; j < list.count; j++) {
+                Move m = list.moves[j];
+                if (full.board[move_to(m)] != NO_PIECE) continue;
+                bool mirrored, re_mirrored;
+                uint64_t got =
+                    egtb_reindex_move(&lay, &r, full.board[move_from(m)], move_from(m), move_to(m), &re_mirrored);
+                pos_make_move(&full, m);
+                Color child_side;
+                uint64_t want = egtb_index_of_mirrored(&lay, &full, &child_side, &mirrored);
+                pos_unmake_move(&full);
+                assert_int_equal(got, want);
+                assert_int_equal(re_mirrored, mirrored);
+                assert_int_equal(child_side, (Color)!side);
+                moves++;
+            }
+        }
+        egtb_layout_free(&lay);
+    }
+    assert_true(moves > (long)tries * UNMOVE_SIGS);
+}
+
 /* Every un-move leads back to where it was taken from; where the position
  * before it is legal it is a legal quiet move there (the solver finds the
  * others marked illegal in its table); and the re-index of the position
@@ -213,6 +260,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_equal_the_edge_solver),
         cmocka_unit_test(test_two_attacker_tables_pass_verify),
+        cmocka_unit_test(test_decoded_reindex_moves_forward),
         cmocka_unit_test(test_every_unmove_is_a_legal_move),
         cmocka_unit_test(test_every_quiet_move_is_an_unmove),
     };

@@ -2,6 +2,7 @@
 #include "egtb_reindex.h"
 
 #include <pthread.h>
+#include <string.h>
 
 /* Square -> a piece's point index (its rank among its table points), -1
  * off them: the digits of a group's raw index. */
@@ -65,25 +66,49 @@ void egtb_reindex_set(const EgtbLayout *lay, const Position *pos, EgtbReindex *r
     }
 }
 
-bool egtb_reindex_place(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos) {
+/* Decode idx into pos (boards only) and, when r is given, fill r on the
+ * way: each piece's group, weight and point come with its placement, so
+ * no second walk over the board (egtb_reindex_set) is needed. */
+static bool place(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos, EgtbReindex *r) {
     pos_clear(pos);
+    if (r) {
+        point_init();
+        memset(r->group_at, -1, sizeof r->group_at);
+        r->sum[0] = r->sum[1] = 0;
+    }
+    /* weight[g] is the product of the sizes before g: the placements come
+     * off in order, one division each (this runs for every index). */
+    uint64_t rest = idx;
     for (int g = 0; g < lay->ngroups; g++) {
         const EgtbGroup *gr = &lay->group[g];
-        uint64_t u = (idx / lay->weight[g]) % lay->size[g];
+        uint64_t u = rest % lay->size[g];
+        rest /= lay->size[g];
         const uint8_t *sq = &gr->squares[u * (uint64_t)gr->n];
+        uint32_t raw = 0;
         for (int i = 0; i < gr->n; i++) {
             if (pos->board[sq[i]] != NO_PIECE) return false;
             pos_put_piece(pos, gr->piece[i], sq[i]);
+            if (!r) continue;
+            r->group_at[sq[i]] = (int8_t)g;
+            r->weight_at[sq[i]] = gr->weight[i];
+            raw += gr->weight[i] * (uint32_t)Point[gr->piece[i]][sq[i]];
         }
+        if (!r) continue;
+        r->raw[g] = raw;
+        r->place[g] = gr->unique[raw];
+        r->sum[0] += lay->weight[g] * r->place[g];
+        r->sum[1] += lay->weight[g] * gr->mirror[r->place[g]];
     }
     pos->side = side;
     return true;
 }
 
+bool egtb_reindex_place(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos) {
+    return place(lay, idx, side, pos, NULL);
+}
+
 bool egtb_reindex_decode(const EgtbLayout *lay, uint64_t idx, Color side, Position *pos, EgtbReindex *r) {
-    if (!egtb_reindex_place(lay, idx, side, pos)) return false;
-    egtb_reindex_set(lay, pos, r);
-    return true;
+    return place(lay, idx, side, pos, r);
 }
 
 uint64_t egtb_reindex_move(const EgtbLayout *lay, const EgtbReindex *r, Piece pc, Square from, Square to,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "egtb_capture.h"
 #include "egtb_reindex.h"
 #include "egtb_unmove.h"
 #include "movegen.h"
@@ -26,7 +27,7 @@ enum { PENDING_CAPDRAW = 0x80, PENDING_COUNT = 0x7F };
 
 typedef struct {
     EgtbTable *t;
-    EgtbSet *subs;
+    EgtbCaptures caps; /* the smaller tables of its captures */
     uint8_t *pending;
     uint64_t nodes;            /* 2 * positions: Red to move, then Black */
     atomic_uint_fast64_t next; /* the next chunk to claim */
@@ -56,24 +57,6 @@ static inline void val_store(const EgtbTable *t, uint64_t node, uint16_t v) {
     __atomic_store_n(val_at(t, node), v, __ATOMIC_RELAXED);
 }
 
-/* The value of the position after capture m for the side then to move,
- * from the smaller table. The move is made on the boards only: pos has no
- * key here (egtb_reindex_place), which pos_make_move would keep up. */
-static bool capture_value(EgtbSet *subs, Position *pos, Move m, uint16_t *value, char *err, size_t errlen) {
-    Square from = move_from(m), to = move_to(m);
-    Piece mover = pos->board[from], victim = pos->board[to];
-    pos_remove_piece(pos, to);
-    pos_remove_piece(pos, from);
-    pos_put_piece(pos, mover, to);
-    pos->side = (Color)!pos->side;
-    bool ok = egtb_probe(subs, pos, value, err, errlen);
-    pos->side = (Color)!pos->side;
-    pos_remove_piece(pos, to);
-    pos_put_piece(pos, mover, from);
-    pos_put_piece(pos, victim, to);
-    return ok;
-}
-
 /* Steps 1 and 2 for one node: its moves, its captures scored from the
  * smaller tables, its quiet moves counted. */
 static bool expand(Worker *w, uint64_t node) {
@@ -88,7 +71,7 @@ static bool expand(Worker *w, uint64_t node) {
         return true;
     }
     /* The move generator reads the check state; the key stays 0 (no
-     * move is made on pos, capture_value works on the boards). */
+     * move is made on pos, egtb_capture_value works on the boards). */
     pos->history[0].in_check = pos_compute_in_check(pos);
     gen_legal(pos, &w->list);
     if (w->list.count == 0) {
@@ -103,8 +86,7 @@ static bool expand(Worker *w, uint64_t node) {
             quiet++;
             continue;
         }
-        uint16_t cv;
-        if (!capture_value(sh->subs, pos, m, &cv, w->err, sizeof w->err)) return false;
+        uint16_t cv = egtb_capture_value(&sh->caps, pos, m);
         if (egtb_is_loss(cv)) {
             *val = 2;
             return true;
@@ -308,15 +290,11 @@ static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err,
 }
 
 bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
-    /* Every smaller table must be loaded before the workers share subs. */
-    EgtbMaterial need[2 * TYPE_NB];
-    int nneed = egtb_solve_needs(&t->lay.mat, need);
-    for (int i = 0; i < nneed; i++)
-        if (!egtb_set_get(subs, &need[i], err, errlen)) return false;
-
     if (threads < 1) threads = 1;
     if (threads > THREADS_MAX) threads = THREADS_MAX;
-    Shared sh = {.t = t, .subs = subs, .nodes = 2 * t->lay.positions};
+    Shared sh = {.t = t, .nodes = 2 * t->lay.positions};
+    /* Every smaller table is loaded before the workers share them. */
+    if (!egtb_captures_init(&sh.caps, subs, &t->lay.mat, err, errlen)) return false;
     sh.pending = calloc(sh.nodes ? sh.nodes : 1, 1);
     Worker *w = calloc((size_t)threads, sizeof *w);
     bool ok = sh.pending && w;

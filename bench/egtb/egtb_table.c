@@ -112,8 +112,12 @@ bool egtb_probe(EgtbSet *set, const Position *pos, uint16_t *value, char *err, s
     }
     EgtbTable *t = egtb_set_get(set, &mat, err, errlen);
     if (!t) return false;
+    *value = egtb_table_value(t, pos);
+    return true;
+}
+
+uint16_t egtb_table_value(const EgtbTable *t, const Position *pos) {
     Color side;
     uint64_t idx = egtb_index_of(&t->lay, pos, &side);
-    *value = t->val[side][idx];
-    return true;
+    return t->val[side][idx];
 }

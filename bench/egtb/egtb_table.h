@@ -65,6 +65,10 @@ bool egtb_set_add(EgtbSet *set, EgtbTable *t);
  * neither in the set nor readable. */
 EgtbTable *egtb_set_get(EgtbSet *set, const EgtbMaterial *mat, char *err, size_t errlen);
 
+/* The value in t of pos for its side to move; pos has t's material, in
+ * either colouring (egtb_index_of), and only its boards are read. */
+uint16_t egtb_table_value(const EgtbTable *t, const Position *pos);
+
 /* The value of pos for its side to move. Material without a chariot,
  * horse, cannon or pawn on either side is a draw without a table (as in
  * xiangqitb). false with a message when a table is missing. */

@@ -5,47 +5,49 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "egtb_solve.h"
+#include "egtb_capture.h"
+#include "egtb_reindex.h"
 #include "fen.h"
 #include "movegen.h"
 
 /* FAULTS_SHOWN: faults printed per table; THREADS_MAX, CHUNK: as the
- * solver's (egtb_solve.c). */
-enum { FAULTS_SHOWN = 5, THREADS_MAX = 64, CHUNK = 1 << 12 };
+ * solver's (egtb_solve.c). INDEX_CHECK_EVERY: one node in this many also
+ * has every quiet child indexed through egtb_index_of, to catch a fault of
+ * the re-index, which the solver's un-moves share (a few per cent of the
+ * time at 64). */
+enum { FAULTS_SHOWN = 5, THREADS_MAX = 64, CHUNK = 1 << 12, INDEX_CHECK_EVERY = 64 };
+
+/* A capture's child as the checks read it: a position the opponent loses
+ * is a loss 1 (converted now), one it wins a win 0 (0x8000 here). */
+static uint16_t conversion(uint16_t v) { return v == 0 ? 0 : egtb_is_loss(v) ? 1 : 0x8000; }
 
 bool egtb_child_value(EgtbSet *set, Position *pos, Move m, uint16_t *value, char *err, size_t errlen) {
     bool capture = pos->board[move_to(m)] != NO_PIECE;
     pos_make_move(pos, m);
     bool ok = egtb_probe(set, pos, value, err, errlen);
     pos_unmake_move(pos);
-    if (ok && capture && *value != 0) *value = egtb_is_loss(*value) ? 1 : 0x8000; /* conversion */
+    if (ok && capture) *value = conversion(*value);
     return ok;
 }
 
 /* The child value as the checks read it: a capture into a won position
- * (0x8000 above) is a win worth 0. */
+ * (0x8000, conversion()) is a win worth 0. */
 static bool child_is_win(uint16_t v) { return v == 0x8000 || egtb_is_win(v); }
 static uint16_t child_win_value(uint16_t v) { return v == 0x8000 ? 0 : v; }
 
-/* What is wrong with value v of a legal position (NULL if nothing). */
-static const char *check_node(EgtbSet *set, Position *pos, uint16_t v, char *err, size_t errlen, bool *failed) {
-    MoveList list;
-    gen_legal(pos, &list);
+/* What is wrong with value v of a legal position (NULL if nothing); the
+ * children's values in cv[0..count-1], for the moves of list. */
+static const char *check_node(const MoveList *list, const uint16_t *cv, uint16_t v) {
     if (v == EGTB_ILLEGAL) return "legal position marked illegal";
-    if (list.count == 0) return v == 1 ? NULL : "no legal move but not loss 1";
+    if (list->count == 0) return v == 1 ? NULL : "no legal move but not loss 1";
     uint16_t min_loss = UINT16_MAX, max_win = 0;
     bool any_draw = false, all_win = true;
-    for (int i = 0; i < list.count; i++) {
-        uint16_t cv;
-        if (!egtb_child_value(set, pos, list.moves[i], &cv, err, errlen)) {
-            *failed = true;
-            return NULL;
-        }
-        if (cv == EGTB_ILLEGAL) return "a legal move reaches a position marked illegal";
-        if (egtb_is_loss(cv) && cv < min_loss) min_loss = cv;
-        if (cv == 0) any_draw = true;
-        if (child_is_win(cv)) {
-            if (child_win_value(cv) > max_win) max_win = child_win_value(cv);
+    for (int i = 0; i < list->count; i++) {
+        if (cv[i] == EGTB_ILLEGAL) return "a legal move reaches a position marked illegal";
+        if (egtb_is_loss(cv[i]) && cv[i] < min_loss) min_loss = cv[i];
+        if (cv[i] == 0) any_draw = true;
+        if (child_is_win(cv[i])) {
+            if (child_win_value(cv[i]) > max_win) max_win = child_win_value(cv[i]);
         } else {
             all_win = false;
         }
@@ -63,8 +65,8 @@ static const char *check_node(EgtbSet *set, Position *pos, uint16_t v, char *err
 /* One worker's share: positions claimed CHUNK at a time from a shared
  * counter over both sides' indices. */
 typedef struct {
-    EgtbSet *set;
     const EgtbTable *t;
+    EgtbCaptures caps; /* the smaller tables of t's captures */
     FILE *out;
     atomic_uint_fast64_t next;
     atomic_int_fast64_t faults;
@@ -73,35 +75,77 @@ typedef struct {
 
 typedef struct {
     Shared *sh;
-    bool failed;
-    char err[256];
+    Position *pos;          /* the node's position: boards and check state, no key */
+    EgtbReindex r;          /* its index by groups, for its quiet children */
+    MoveList list;          /* its legal moves */
+    uint16_t cv[MAX_MOVES]; /* and their children's values */
 } Worker;
+
+/* The index of the position after quiet move m in pos through
+ * egtb_index_of, the move made on the boards only. */
+static uint64_t index_after(const EgtbLayout *lay, Position *pos, Move m) {
+    Square from = move_from(m), to = move_to(m);
+    Piece pc = pos->board[from];
+    pos_remove_piece(pos, from);
+    pos_put_piece(pos, pc, to);
+    pos->side = (Color)!pos->side;
+    Color side;
+    uint64_t idx = egtb_index_of(lay, pos, &side);
+    pos->side = (Color)!pos->side;
+    pos_remove_piece(pos, to);
+    pos_put_piece(pos, pc, from);
+    return idx;
+}
+
+/* The children's values of the node in w->pos (decoded into w->r), each
+ * as egtb_child_value gives it but found in O(1): a quiet move re-indexed
+ * within t (its child has the other side to move: t is not symmetric), a
+ * capture from the smaller table found once. With cross_check, every quiet
+ * child's index is compared with egtb_index_of's; a mismatch is the fault
+ * returned. */
+static const char *child_values(Worker *w, bool cross_check) {
+    const EgtbTable *t = w->sh->t;
+    Position *pos = w->pos;
+    const uint16_t *other = t->val[!pos->side];
+    for (int i = 0; i < w->list.count; i++) {
+        Move m = w->list.moves[i];
+        Square from = move_from(m), to = move_to(m);
+        if (pos->board[to] != NO_PIECE) {
+            w->cv[i] = conversion(egtb_capture_value(&w->sh->caps, pos, m));
+            continue;
+        }
+        bool mirrored;
+        uint64_t idx = egtb_reindex_move(&t->lay, &w->r, pos->board[from], from, to, &mirrored);
+        if (cross_check && idx != index_after(&t->lay, pos, m)) return "re-index differs from egtb_index_of";
+        w->cv[i] = other[idx];
+    }
+    return NULL;
+}
 
 static void *verify_run(void *arg) {
     Worker *w = arg;
     Shared *sh = w->sh;
     const EgtbTable *t = sh->t;
     uint64_t n = t->lay.positions;
-    Position *pos = malloc(sizeof *pos);
-    if (!pos) {
-        snprintf(w->err, sizeof w->err, "out of memory");
-        w->failed = true;
-        return NULL;
-    }
+    Position *pos = w->pos;
     for (;;) {
         uint64_t begin = atomic_fetch_add(&sh->next, CHUNK);
-        if (begin >= 2 * n || w->failed) break;
+        if (begin >= 2 * n) break;
         uint64_t end = begin + CHUNK < 2 * n ? begin + CHUNK : 2 * n;
-        for (uint64_t node = begin; node < end && !w->failed; node++) {
+        for (uint64_t node = begin; node < end; node++) {
             Color c = node < n ? RED : BLACK;
             uint64_t i = node % n;
             uint16_t v = t->val[c][i];
             const char *why;
-            if (!egtb_decode(&t->lay, i, c, pos) || !egtb_decoded_legal(pos))
+            if (!egtb_reindex_decode(&t->lay, i, c, pos, &w->r) || !egtb_decoded_legal(pos)) {
                 why = v == EGTB_ILLEGAL ? NULL : "illegal position with a value";
-            else
-                why = check_node(sh->set, pos, v, w->err, sizeof w->err, &w->failed);
-            if (!why || w->failed) continue;
+            } else {
+                pos->history[0].in_check = pos_compute_in_check(pos); /* what gen_legal reads */
+                gen_legal(pos, &w->list);
+                why = child_values(w, node % INDEX_CHECK_EVERY == 0);
+                if (!why) why = check_node(&w->list, w->cv, v);
+            }
+            if (!why) continue;
             if (atomic_fetch_add(&sh->faults, 1) < FAULTS_SHOWN) {
                 char fen[FEN_MAX];
                 pthread_mutex_lock(&sh->print);
@@ -111,27 +155,39 @@ static void *verify_run(void *arg) {
             }
         }
     }
-    free(pos);
     return NULL;
 }
 
 int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen) {
-    /* The smaller tables load now: the workers then only read the set. */
-    EgtbMaterial need[2 * TYPE_NB];
-    int nneed = egtb_solve_needs(&t->lay.mat, need);
-    for (int i = 0; i < nneed; i++)
-        if (!egtb_set_get(set, &need[i], err, errlen)) return -1;
+    /* A quiet move of a symmetric signature can turn the board (egtb_index_of),
+     * which the re-index does not; no table of ours is one (both sides would
+     * attack: the rule loop, not written). */
+    if (egtb_sig_symmetric(&t->lay.mat)) {
+        snprintf(err, errlen, "%s: symmetric signatures are not verified", t->name);
+        return -1;
+    }
     if (threads < 1) threads = 1;
     if (threads > THREADS_MAX) threads = THREADS_MAX;
-    Shared sh = {.set = set, .t = t, .out = out};
-    atomic_init(&sh.next, 0);
-    atomic_init(&sh.faults, 0);
-    pthread_mutex_init(&sh.print, NULL);
+    Shared sh = {.t = t, .out = out};
+    /* The smaller tables load now: the workers then only read them. */
+    if (!egtb_captures_init(&sh.caps, set, &t->lay.mat, err, errlen)) return -1;
     Worker w[THREADS_MAX];
     pthread_t tid[THREADS_MAX];
     bool started[THREADS_MAX] = {false};
-    for (int i = 0; i < threads; i++)
-        w[i] = (Worker){.sh = &sh};
+    bool ok = true;
+    for (int i = 0; i < threads; i++) {
+        w[i] = (Worker){.sh = &sh, .pos = malloc(sizeof(Position))};
+        ok &= w[i].pos != NULL;
+    }
+    if (!ok) {
+        for (int i = 0; i < threads; i++)
+            free(w[i].pos);
+        snprintf(err, errlen, "%s: out of memory", t->name);
+        return -1;
+    }
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.faults, 0);
+    pthread_mutex_init(&sh.print, NULL);
     for (int i = 1; i < threads; i++)
         started[i] = pthread_create(&tid[i], NULL, verify_run, &w[i]) == 0;
     verify_run(&w[0]);
@@ -141,9 +197,6 @@ int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, ch
         if (!started[i]) verify_run(&w[i]);
     pthread_mutex_destroy(&sh.print);
     for (int i = 0; i < threads; i++)
-        if (w[i].failed) {
-            snprintf(err, errlen, "%s", w[i].err);
-            return -1;
-        }
+        free(w[i].pos);
     return (int64_t)atomic_load(&sh.faults);
 }

@@ -10,6 +10,11 @@
  *   loss v  every child is a win and the largest is v - 1 (no move: v = 1);
  *   draw    no child is a loss and some child is a draw;
  * and a value is EGTB_ILLEGAL exactly when the position is not legal.
+ * The children are found in O(1): a quiet move's by the re-index of
+ * egtb_reindex.h, a capture's in the smaller table found once per table
+ * (egtb_capture.h); one node in INDEX_CHECK_EVERY (egtb_verify.c) also
+ * indexes its quiet children through egtb_index_of, and a difference is a
+ * fault.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,5 +27,7 @@ bool egtb_child_value(EgtbSet *set, Position *pos, Move m, uint16_t *value, char
 
 /* Verify every position of t (which must be in set) on `threads` threads;
  * report up to a few faults (with FEN) to out. Returns the number of
- * faults, or -1 with a message on a missing table. */
+ * faults, or -1 with a message on a missing table, on memory, or for a
+ * symmetric signature (the re-index keeps the board's colours; no such
+ * table is built or read: both sides would attack). */
 int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen);

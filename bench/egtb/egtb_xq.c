@@ -8,6 +8,7 @@
 
 #include "egtb/egtb_file.h"
 #include "egtb_lzma_enc.h"
+#include "egtb_reindex.h"
 
 /* The header constants as egtb_file.c reads them. */
 enum { XQ_WDL_MAGIC = 0x7550918f, XQ_DTC_MAGIC = 0xb19122de, XQ_SINGULAR = 0x80, XQ_WDL_BLOCK = 65536 };
@@ -439,7 +440,9 @@ bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat,
     for (int c = 0; ok && c < COLOR_NB; c++)
         for (uint64_t i = 0; ok && i < n; i++) {
             uint16_t e = raw[c][i], v = e & (order128 ? 0x1FF : 0x3FF), order = e >> 10;
-            if (!egtb_decode(&t->lay, i, (Color)c, pos) || !egtb_decoded_legal(pos)) {
+            /* The boards are all the legality test reads: no key or check
+             * state computed (egtb_reindex_place), as in the solver. */
+            if (!egtb_reindex_place(&t->lay, i, (Color)c, pos) || !egtb_decoded_legal(pos)) {
                 t->val[c][i] = EGTB_ILLEGAL;
             } else if (order != 0 || order128) {
                 snprintf(why, sizeof why, "values from rule rounds (order %u): not supported yet", order);
