@@ -87,7 +87,8 @@
     X(TM_INSTABILITY,      1700,     0,  3000,  150) \
     X(TM_FALLING,            12,     0,    30,    2) \
     X(TM_NODES_BASE,       1600,   800,  2500,  100) \
-    X(TM_NODES_SCALE,      1500,   500,  2500,  100)
+    X(TM_NODES_SCALE,      1500,   500,  2500,  100) \
+    X(TM_NEXT_ITERATION,    600,   300,  1000,   50)
 /* clang-format on */
 
 #ifdef TUONG_TUNING

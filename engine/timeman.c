@@ -101,6 +101,17 @@ void tm_update(TimeManager *tm, int depth, int best_changes, Score score_drop, d
     tm->scaled_ms = (int64_t)(scaled < (double)tm->hard_ms ? scaled : (double)tm->hard_ms);
 }
 
-bool tm_soft_exceeded(const TimeManager *tm, int64_t elapsed_ms) { return tm->timed && elapsed_ms >= tm->scaled_ms; }
+/* Under a clock, no iteration starts past TM_NEXT_ITERATION per mille of
+ * the scaled limit: the next one takes about as long as all before it
+ * together, so it would overrun the limit (up to the hard limit, 4-7 times
+ * the optimum) or be cut off unfinished. Overrunning early moves spent the
+ * whole clock in the first 20 moves at 10+0.1 (docs/search.md, "Where the
+ * clock goes"). A fixed time per move (soft = hard) is searched in full:
+ * the GUI asked for that much thinking. */
+bool tm_soft_exceeded(const TimeManager *tm, int64_t elapsed_ms) {
+    if (!tm->timed) return false;
+    if (tm->soft_ms == tm->hard_ms) return elapsed_ms >= tm->scaled_ms;
+    return (double)elapsed_ms >= (double)tm->scaled_ms * TM_NEXT_ITERATION / 1000.0;
+}
 
 bool tm_hard_exceeded(const TimeManager *tm, int64_t elapsed_ms) { return tm->timed && elapsed_ms >= tm->hard_ms; }

@@ -33,7 +33,9 @@ void tm_init(TimeManager *tm, const SearchLimits *limits, int overhead_ms, int l
  * units), and the share (0..1) of nodes spent under the best move. */
 void tm_update(TimeManager *tm, int depth, int best_changes, Score score_drop, double best_node_share);
 
-/* Should no new iteration start at `elapsed_ms`? */
+/* Should no new iteration start at `elapsed_ms`? Under a clock: once past
+ * TM_NEXT_ITERATION per mille of the scaled limit; at a fixed time per
+ * move: at its end. */
 bool tm_soft_exceeded(const TimeManager *tm, int64_t elapsed_ms);
 /* Must the search stop now? */
 bool tm_hard_exceeded(const TimeManager *tm, int64_t elapsed_ms);

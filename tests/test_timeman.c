@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "search_params.h"
 #include "timeman.h"
 
 static SearchLimits clock_limits(int64_t time_ms, int64_t inc_ms, int movestogo) {
@@ -181,6 +182,28 @@ static void test_budget_grows_with_the_game(void **state) {
     assert_true(middle.hard_ms <= 10000 * 8 / 10);
 }
 
+/* Under a clock no iteration starts once most of the scaled limit is gone:
+ * it could not end in time (docs/search.md, "Where the clock goes"). A
+ * fixed time per move is searched to its end. */
+static void test_no_iteration_starts_that_cannot_end(void **state) {
+    (void)state;
+    SearchLimits l = clock_limits(60000, 0, 0);
+    TimeManager tm;
+    tm_init(&tm, &l, 30, 0, false, 20);
+    int64_t stop = tm.scaled_ms * TM_NEXT_ITERATION / 1000;
+    assert_true(stop < tm.scaled_ms);
+    assert_true(stop > tm.scaled_ms / 4);
+    assert_false(tm_soft_exceeded(&tm, stop - 1));
+    assert_true(tm_soft_exceeded(&tm, stop + 1));
+    assert_true(tm_soft_exceeded(&tm, tm.scaled_ms - 1));
+
+    l = clock_limits(-1, 0, 0);
+    l.movetime_ms = 1000;
+    tm_init(&tm, &l, 30, 0, false, 20);
+    assert_false(tm_soft_exceeded(&tm, tm.hard_ms - 1));
+    assert_true(tm_soft_exceeded(&tm, tm.hard_ms));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_movetime_is_fixed),
@@ -192,6 +215,7 @@ int main(void) {
         cmocka_unit_test(test_scaling_stays_under_hard_limit),
         cmocka_unit_test(test_ponder_gives_a_little_more),
         cmocka_unit_test(test_budget_grows_with_the_game),
+        cmocka_unit_test(test_no_iteration_starts_that_cannot_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
