@@ -214,7 +214,10 @@ static uint64_t node_time_go(Engine *e, const char *go, char *best, size_t size)
 /* A slow rate on a long clock: the searches stay far below the real clock's hard limit
  * (about 10 s here) even in a sanitizer build on a loaded machine, which would
  * cut them short and make them differ. */
-enum { NODE_TIME_MOVES = 24, NODE_TIME_RATE = 1, NODE_TIME_CLOCK_MS = 100000 };
+/* 40 moves: enough for the clock to drain to its floor (about 600 nodes a
+ * move here) whatever the net; at 24 the last move's budget still depended
+ * on how early the net's searches settled. */
+enum { NODE_TIME_MOVES = 40, NODE_TIME_RATE = 1, NODE_TIME_CLOCK_MS = 100000 };
 
 /* The same moves under node time, in a fresh engine: the nodes of each. */
 static void node_time_game(uint64_t *nodes, char (*best)[64]) {

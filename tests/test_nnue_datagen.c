@@ -77,8 +77,10 @@ static void same_seed_same_bytes(void **state) {
 static void records_are_quiet_and_labels_agree(void **state) {
     (void)state;
     const char *out = path_of("labels.bin");
-    /* Early resignations: short games are mostly drawn by the length limit. */
-    assert_int_equal(tiny_run(out, 2, 11, "--games 6 --resign-score 300 --resign-moves 2"), 0);
+    /* Early resignations: short games are mostly drawn by the length limit.
+     * Twelve games, not six: the comparison of results below is statistical,
+     * and six 200-node games were too few for it to hold for every net. */
+    assert_int_equal(tiny_run(out, 2, 11, "--games 12 --resign-score 300 --resign-moves 2"), 0);
     char err[600], why[200];
     uint64_t count;
     FILE *f = datafile_open_read(out, &count, err, sizeof err);
@@ -111,7 +113,7 @@ static void records_are_quiet_and_labels_agree(void **state) {
         }
     }
     fclose(f);
-    assert_true(games >= 2 && games <= 6);
+    assert_true(games >= 2 && games <= 12);
     /* The side the search likes scores better than the side it does not. */
     assert_true(n_ahead > 0 && n_behind > 0);
     assert_true(sum_ahead / n_ahead > sum_behind / n_behind);
