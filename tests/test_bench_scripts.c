@@ -2,7 +2,11 @@
 /* The analysis scripts of bench/scripts on inputs whose answers are known:
  * decided_at.awk on a small hand-made PGN (tests/data/scripts/decided.pgn:
  * four games, one without the engine, comments wrapped over lines, Black
- * to move first in one), levels_fit.awk on a three-level ladder,
+ * to move first in one), time_curve.awk on a one-game PGN whose decided
+ * moves search deep (tests/data/scripts/curve.pgn: a comment wrapped over
+ * two lines, a book move), pgn_positions.awk on the same, depth_at.sh
+ * against a scripted fake engine and the real one, levels_fit.awk on a
+ * three-level ladder,
  * mates_at.sh against a scripted fake engine and the real one,
  * egtb_convert.sh on KRKA positions with the engine and tables built here. */
 #include "test_support.h"
@@ -28,6 +32,14 @@ static int run(const char *cmd, char *out, size_t outlen) {
 static int decided_at(const char *args, char *out, size_t outlen) {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/decided_at.awk' %s '%s/scripts/decided.pgn' 2>&1",
+             TUONG_SOURCE_DIR, args, TUONG_DATA_DIR);
+    return run(cmd, out, outlen);
+}
+
+/* time_curve.awk with args on tests/data/scripts/curve.pgn (stderr too); its exit code. */
+static int time_curve(const char *args, char *out, size_t outlen) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/time_curve.awk' %s '%s/scripts/curve.pgn' 2>&1",
              TUONG_SOURCE_DIR, args, TUONG_DATA_DIR);
     return run(cmd, out, outlen);
 }
@@ -72,6 +84,116 @@ static void test_decided_at_needs_an_engine(void **state) {
     char out[4096];
     assert_int_equal(decided_at("", out, sizeof out), 2);
     assert_string_equal(out, "decided_at: error: give -v engine=NAME\n");
+}
+
+/* B (Red) searches 8, 9, 11, 12 plies; A 10, 12, 30, 40, the last two once
+ * the game is decided (+500, mate). B's fourth comment is wrapped over two
+ * lines: read line by line it was lost and A's 40 counted as B's. */
+static void test_time_curve_bands_and_medians(void **state) {
+    (void)state;
+    char out[4096];
+    assert_int_equal(time_curve("-v band=3", out, sizeof out), 0);
+    const char *want = "A: first 20 moves of each game: median depth 21, median time 0.20 s (4 moves)\n"
+                       "  moves   1-3    mean time 0.30 s  mean depth 17.3  median depth 12  (3 moves)\n"
+                       "  moves   4-6    mean time 0.10 s  mean depth 40.0  median depth 40  (1 moves)\n"
+                       "B: first 20 moves of each game: median depth 10, median time 0.20 s (4 moves)\n"
+                       "  moves   1-3    mean time 0.27 s  mean depth 9.3  median depth 9  (3 moves)\n"
+                       "  moves   4-6    mean time 0.10 s  mean depth 12.0  median depth 12  (1 moves)\n";
+    assert_string_equal(out, want);
+}
+
+/* -v balanced=100 keeps the moves scored within +-100: each side's first two. */
+static void test_time_curve_balanced_positions_only(void **state) {
+    (void)state;
+    char out[4096];
+    assert_int_equal(time_curve("-v band=3 -v balanced=100", out, sizeof out), 0);
+    const char *want = "moves with a score within +-100 only\n"
+                       "A: first 20 moves of each game: median depth 11, median time 0.40 s (2 moves)\n"
+                       "  moves   1-3    mean time 0.40 s  mean depth 11.0  median depth 11  (2 moves)\n"
+                       "B: first 20 moves of each game: median depth 8.5, median time 0.30 s (2 moves)\n"
+                       "  moves   1-3    mean time 0.30 s  mean depth 8.5  median depth 8.5  (2 moves)\n";
+    assert_string_equal(out, want);
+    assert_int_equal(time_curve("-v balanced=wide", out, sizeof out), 2);
+    assert_string_equal(out, "time_curve: error: balanced wants a score margin, not 'wide'\n");
+}
+
+/* pgn_positions.awk on tests/data/scripts/curve.pgn (stderr too); its exit code. */
+static int pgn_positions(const char *args, char *out, size_t outlen) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/pgn_positions.awk' %s '%s/scripts/curve.pgn' 2>&1",
+             TUONG_SOURCE_DIR, args, TUONG_DATA_DIR);
+    return run(cmd, out, outlen);
+}
+
+/* The game has 9 moves (one from the book): a position after 3 of them, none
+ * after 8 (the position must still be played on for two more plies). */
+static void test_pgn_positions_cuts_the_games(void **state) {
+    (void)state;
+    char out[4096];
+    assert_int_equal(pgn_positions("-v ply=3", out, sizeof out), 0);
+    assert_string_equal(out, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1|h2e2 h9g7 h0g2\n");
+    assert_int_equal(pgn_positions("-v ply=7", out, sizeof out), 0);
+    assert_non_null(strstr(out, "|h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 h0h6\n"));
+    assert_int_equal(pgn_positions("-v ply=8", out, sizeof out), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(pgn_positions("-v ply=x", out, sizeof out), 2);
+    assert_string_equal(out, "pgn_positions: error: ply and count want whole numbers\n");
+}
+
+/* depth_at.sh with args (stderr too), from the source directory; its exit code. */
+static int depth_at(const char *args, char *out, size_t outlen) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && bench/scripts/depth_at.sh %s 2>&1", TUONG_SOURCE_DIR, args);
+    int rc = run(cmd, out, outlen);
+    if (rc != 0 && rc != 2) print_message("%s\n-> %s", cmd, out);
+    return rc;
+}
+
+/* A fake UCI engine whose exact depth is 6 + the number of `ucinewgame`
+ * received; before it, a deeper exact line, after it a deeper bound and a
+ * currmove report, neither of which counts. */
+#define FAKE_DEPTH_ENGINE                                                                                          \
+    "sh -c 'n=0; while read -r c rest; do case $c in uci) echo uciok;; isready) echo readyok;; "                   \
+    "ucinewgame) n=$((n+1));; go) echo \"info depth 2 seldepth 2 score cp 1 pv a0a1\"; "                           \
+    "echo \"info depth $((n+6)) seldepth 9 score cp 10 pv a0a1\"; "                                                 \
+    "echo \"info depth $((n+9)) seldepth 12 score cp 5 lowerbound pv a0a1\"; "                                     \
+    "echo \"info depth $((n+8)) currmove a0a1 currmovenumber 1\"; echo \"bestmove a0a1\";; quit) exit 0;; esac; done'"
+
+static void test_depth_at_counts(void **state) {
+    (void)state;
+    char out[4096], file[256], args[1024];
+    snprintf(file, sizeof file, "/tmp/tuong-depth-at-%d.txt", (int)getpid());
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n\n"
+          "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1|h2e2 h9g7\n",
+          f);
+    fclose(f);
+    /* A new game for each position: depths 7 and 8. */
+    snprintf(args, sizeof args, "-v -n 100 -f %s " FAKE_DEPTH_ENGINE, file);
+    assert_int_equal(depth_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "1 depth 7 seldepth 9\n2 depth 8 seldepth 9\n"
+                             "2 positions at 100 nodes: mean depth 7.50, median depth 7.5\n");
+    /* -w: one new game at the start, the hash kept: depth 7 twice. */
+    snprintf(args, sizeof args, "-w -n 100 -f %s " FAKE_DEPTH_ENGINE, file);
+    assert_int_equal(depth_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "2 positions at 100 nodes: mean depth 7.00, median depth 7\n");
+    /* The engine itself, on both lines (one with moves). */
+    snprintf(args, sizeof args, "-n 3000 -f %s -o Threads=1 '%s'", file, TUONG_BINARY);
+    assert_int_equal(depth_at(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "2 positions at 3000 nodes: mean depth "));
+    assert_null(strstr(out, "mean depth 0.00"));
+    /* Bad input: one error line, exit status 2. */
+    assert_int_equal(depth_at("-n lots build/tuong", out, sizeof out), 2);
+    assert_string_equal(out, "depth_at.sh: error: -n wants a node count, not 'lots'\n");
+    assert_int_equal(depth_at("-f /nonexistent.txt build/tuong", out, sizeof out), 2);
+    assert_string_equal(out, "depth_at.sh: error: cannot read '/nonexistent.txt'\n");
+    snprintf(args, sizeof args, "-f %s /nonexistent/engine", file);
+    assert_int_equal(depth_at(args, out, sizeof out), 2);
+    assert_string_equal(out, "depth_at.sh: error: no engine '/nonexistent/engine'\n");
+    assert_int_equal(depth_at("-f /dev/null " FAKE_DEPTH_ENGINE, out, sizeof out), 2);
+    assert_string_equal(out, "depth_at.sh: error: no position in '/dev/null'\n");
+    remove(file);
 }
 
 /* Three pairings of three levels with equal intervals: the least squares
@@ -209,6 +331,10 @@ int main(void) {
         cmocka_unit_test(test_decided_at_finds_the_deciding_moves),
         cmocka_unit_test(test_decided_at_margin),
         cmocka_unit_test(test_decided_at_needs_an_engine),
+        cmocka_unit_test(test_time_curve_bands_and_medians),
+        cmocka_unit_test(test_time_curve_balanced_positions_only),
+        cmocka_unit_test(test_pgn_positions_cuts_the_games),
+        cmocka_unit_test(test_depth_at_counts),
         cmocka_unit_test(test_levels_fit_solves_the_least_squares),
         cmocka_unit_test(test_levels_fit_refuses_an_unlinked_level),
         cmocka_unit_test(test_mates_at_counts),
