@@ -39,34 +39,21 @@ shift $((OPTIND - 1))
 [ -r "$file" ] || { echo "depth_at.sh: error: cannot read '$file'" >&2; exit 2; }
 command -v "$1" >/dev/null 2>&1 || { echo "depth_at.sh: error: no engine '$1'" >&2; exit 2; }
 
-coproc ENGINE { "$@" 2>/dev/null; }
-engine_pid=$ENGINE_PID # bash unsets ENGINE_PID once the engine has quit
-trap 'kill "$engine_pid" 2>/dev/null || true' EXIT
-to_engine() { printf '%s\n' "$1" >&"${ENGINE[1]}"; }
-# Read engine lines until one starts with $1, keeping the depth of the last
-# exact score line; fail after 60 s of silence.
-wait_for() {
-  local line
-  while IFS= read -r -t 60 line <&"${ENGINE[0]}"; do
-    line=${line%$'\r'}
-    [ "${line%% *}" = "$1" ] && { REPLY=$line; return 0; }
-    case $line in
-      *currmove* | *bound*) ;;
-      "info "*"depth "*" score "*)
-        depth=${line#* depth } depth=${depth%% *}
-        sel=none
-        case $line in *" seldepth "*) sel=${line#* seldepth } sel=${sel%% *} ;; esac ;;
-    esac
-  done
-  echo "depth_at.sh: error: the engine stopped answering (waiting for '$1')" >&2
-  exit 1
+script=depth_at.sh
+# The depth (and seldepth) of the last exact score line before `bestmove`.
+on_engine_line() {
+  case $1 in
+    *currmove* | *bound*) ;;
+    "info "*"depth "*" score "*)
+      depth=${1#* depth } depth=${depth%% *}
+      sel=none
+      case $1 in *" seldepth "*) sel=${1#* seldepth } sel=${sel%% *} ;; esac ;;
+  esac
 }
-
-to_engine uci
-wait_for uciok
-for o in "${opts[@]}"; do to_engine "setoption name ${o%%=*} value ${o#*=}"; done
-to_engine isready
-wait_for readyok
+# shellcheck source=uci_coproc.sh
+. "$(dirname "$0")/uci_coproc.sh"
+engine_start "$@"
+engine_handshake ${opts[@]+"${opts[@]}"}
 [ $warm = 1 ] && to_engine ucinewgame
 
 depths=() count=0

@@ -36,30 +36,18 @@ shift $((OPTIND - 1))
 [ -r "$epd" ] || { echo "mates_at.sh: error: cannot read '$epd'" >&2; exit 2; }
 command -v "$1" >/dev/null 2>&1 || { echo "mates_at.sh: error: no engine '$1'" >&2; exit 2; }
 
-coproc ENGINE { "$@" 2>/dev/null; }
-engine_pid=$ENGINE_PID # bash unsets ENGINE_PID once the engine has quit
-trap 'kill "$engine_pid" 2>/dev/null || true' EXIT
-to_engine() { printf '%s\n' "$1" >&"${ENGINE[1]}"; }
-# Read engine lines until one starts with $1; fail after 60 s of silence.
-wait_for() {
-  local line
-  while IFS= read -r -t 60 line <&"${ENGINE[0]}"; do
-    line=${line%$'\r'}
-    [ "${line%% *}" = "$1" ] && { REPLY=$line; return 0; }
-    case $line in
-      *" score mate "*) mate=${line#*score mate } mate=${mate%% *} ;;
-      *" score cp "*) mate=none ;;
-    esac
-  done
-  echo "mates_at.sh: error: the engine stopped answering (waiting for '$1')" >&2
-  exit 1
+script=mates_at.sh
+# The last score before `bestmove` decides: a mate distance, or none.
+on_engine_line() {
+  case $1 in
+    *" score mate "*) mate=${1#*score mate } mate=${mate%% *} ;;
+    *" score cp "*) mate=none ;;
+  esac
 }
-
-to_engine uci
-wait_for uciok
-for o in "${opts[@]}"; do to_engine "setoption name ${o%%=*} value ${o#*=}"; done
-to_engine isready
-wait_for readyok
+# shellcheck source=uci_coproc.sh
+. "$(dirname "$0")/uci_coproc.sh"
+engine_start "$@"
+engine_handshake ${opts[@]+"${opts[@]}"}
 
 found=0 shortest=0 best=0 total=0
 while IFS= read -r line; do
