@@ -136,8 +136,15 @@ static void test_pgn_positions_cuts_the_games(void **state) {
     assert_non_null(strstr(out, "|h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 h0h6\n"));
     assert_int_equal(pgn_positions("-v ply=8", out, sizeof out), 0);
     assert_string_equal(out, "");
+    /* from=1: the positions after 1, 2 and 3 moves, in order. */
+    assert_int_equal(pgn_positions("-v from=1 -v ply=3", out, sizeof out), 0);
+    assert_string_equal(out, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1|h2e2\n"
+                             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1|h2e2 h9g7\n"
+                             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1|h2e2 h9g7 h0g2\n");
     assert_int_equal(pgn_positions("-v ply=x", out, sizeof out), 2);
-    assert_string_equal(out, "pgn_positions: error: ply and count want whole numbers\n");
+    assert_string_equal(out, "pgn_positions: error: from, ply and count want whole numbers\n");
+    assert_int_equal(pgn_positions("-v from=5 -v ply=3", out, sizeof out), 2);
+    assert_string_equal(out, "pgn_positions: error: from 5 is past ply 3\n");
 }
 
 /* depth_at.sh with args (stderr too), from the source directory; its exit code. */
