@@ -64,7 +64,9 @@ uint64_t shard_hash_u64(uint64_t h, uint64_t v) {
     return shard_hash(h, b, sizeof b);
 }
 
-bool shard_check_set(const ShardInfo *files, int n, int *order, char *err, size_t errlen) {
+/* shard_check_set and shard_check_prefix: the same checks, and either every
+ * shard or shards 0..n-1 required. */
+static bool check_shards(const ShardInfo *files, int n, int *order, bool prefix, char *err, size_t errlen) {
     if (n < 1) {
         snprintf(err, errlen, "no shard files given");
         return false;
@@ -98,8 +100,13 @@ bool shard_check_set(const ShardInfo *files, int n, int *order, char *err, size_
         }
         seen[k] = i + 1;
     }
-    for (int k = 0; k < count && ok; k++) {
-        if (!seen[k]) {
+    int needed = prefix ? n : count;
+    for (int k = 0; k < needed && ok; k++) {
+        if (!seen[k] && prefix) {
+            snprintf(err, errlen, "shard %d/%d is missing: a prefix is shards 0 to %d/%d without a gap (%s among them)",
+                     k, count, n - 1, count, ref->name);
+            ok = false;
+        } else if (!seen[k]) {
             snprintf(err, errlen, "shard %d/%d is missing (%d of %d shard files given, %s among them)", k, count, n,
                      count, ref->name);
             ok = false;
@@ -109,6 +116,14 @@ bool shard_check_set(const ShardInfo *files, int n, int *order, char *err, size_
     }
     free(seen);
     return ok;
+}
+
+bool shard_check_set(const ShardInfo *files, int n, int *order, char *err, size_t errlen) {
+    return check_shards(files, n, order, false, err, errlen);
+}
+
+bool shard_check_prefix(const ShardInfo *files, int n, int *order, char *err, size_t errlen) {
+    return check_shards(files, n, order, true, err, errlen);
 }
 
 bool shard_fail(char *err, size_t errlen, const char *fmt, ...) {

@@ -58,6 +58,10 @@ typedef struct {
  * run or of a split into another number of shards, the same shard twice,
  * or a shard missing. */
 bool shard_check_set(const ShardInfo *files, int n, int *order, char *err, size_t errlen);
+/* The same for a prefix of the split: files[0..n) must be the shards
+ * 0..n-1 of one run (n <= N), each once; order[k] for k < n as above. What
+ * a run carried over several sessions or machines has played so far. */
+bool shard_check_prefix(const ShardInfo *files, int n, int *order, char *err, size_t errlen);
 
 /* Print a message into err (printf format) and return false: the one-line
  * refusals of the shard readers and merges. */

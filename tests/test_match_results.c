@@ -146,6 +146,36 @@ static void merge_refuses_bad_sets(void **state) {
     expect_error("-shard needs -results");
 }
 
+/* A match carried over sessions: merge -prefix reports the shards played so
+ * far as the match of their games, and says which shard comes next. */
+static void merge_prefix_reports_the_games_so_far(void **state) {
+    (void)state;
+    char common[3000], args[4096];
+    snprintf(common, sizeof common,
+             "-engine name=a cmd=%s -engine name=b cmd=%s -each proto=uci option.Hash=16 "
+             "-openings %s/openings/xiangqi.epd -order random -seed 5 -games 6 -depth 1 -maxplies 60 -quiet",
+             TUONG_BINARY, TUONG_BINARY, TUONG_DATA_DIR);
+    for (int k = 0; k < 3; k++) {
+        snprintf(args, sizeof args, "%s -concurrency 1 -shard %d/3 -results '%s/p%d.txt'", common, k, Dir, k);
+        assert_int_equal(match(args), 0);
+    }
+    snprintf(args, sizeof args, "merge -prefix '%s' '%s'", path_of("p1.txt"), path_of("p0.txt"));
+    assert_int_equal(match(args), 0);
+    assert_non_null(strstr(Output, "=== 4 games, depth 1 ==="));
+    assert_non_null(strstr(Output, "a vs b: games 4, "));
+    assert_non_null(strstr(Output, "\nPrefix: shards 0-1 of 3, games 1-4 of 6; shard 2/3 comes next\n"));
+    /* All three: the whole match, no prefix line. */
+    snprintf(args, sizeof args, "merge -prefix '%s' '%s' '%s'", path_of("p0.txt"), path_of("p1.txt"),
+             path_of("p2.txt"));
+    assert_int_equal(match(args), 0);
+    assert_non_null(strstr(Output, "a vs b: games 6, "));
+    assert_null(strstr(Output, "Prefix:"));
+    /* A gap is refused. */
+    snprintf(args, sizeof args, "merge -prefix '%s' '%s'", path_of("p0.txt"), path_of("p2.txt"));
+    assert_int_equal(match(args), 1);
+    expect_error("shard 1/3 is missing: a prefix is shards 0 to 1/3 without a gap");
+}
+
 static bool parses(const char *text, char *err, size_t errlen) {
     MatchResults r;
     bool ok = results_parse(text, strlen(text), &r, err, errlen);
@@ -198,6 +228,7 @@ int main(void) {
         cmocka_unit_test(parser_refuses_bad_files),
         cmocka_unit_test(sharded_match_merges_into_the_whole_match),
         cmocka_unit_test(merge_refuses_bad_sets),
+        cmocka_unit_test(merge_prefix_reports_the_games_so_far),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -83,6 +83,29 @@ static void set_check_refuses_bad_sets(void **state) {
     assert_true(shard_check_set(&one, 1, order, err, sizeof err));
 }
 
+/* A prefix: shards 0..n-1 of a split into more, in any order; a gap, a
+ * duplicate or a foreign shard is refused as in a whole set. */
+static void prefix_check_takes_the_first_shards(void **state) {
+    (void)state;
+    ShardInfo f[3] = {{"b.out", {1, 5}, 9}, {"a.out", {0, 5}, 9}, {"d.out", {3, 5}, 9}};
+    int order[8];
+    char err[400];
+    assert_true(shard_check_prefix(f, 2, order, err, sizeof err));
+    assert_int_equal(order[0], 1);
+    assert_int_equal(order[1], 0);
+    assert_false(shard_check_prefix(f, 3, order, err, sizeof err)); /* 0, 1, 3: shard 2 is the gap */
+    assert_non_null(strstr(err, "shard 2/5 is missing: a prefix is shards 0 to 2/5 without a gap"));
+    assert_false(shard_check_prefix(f + 2, 1, order, err, sizeof err)); /* 3 alone */
+    assert_non_null(strstr(err, "shard 0/5 is missing"));
+    f[2] = (ShardInfo){"again.out", {1, 5}, 9};
+    assert_false(shard_check_prefix(f, 3, order, err, sizeof err));
+    assert_non_null(strstr(err, "b.out and again.out are both shard 1/5"));
+    f[2] = (ShardInfo){"c.out", {2, 5}, 8};
+    assert_false(shard_check_prefix(f, 3, order, err, sizeof err));
+    assert_non_null(strstr(err, "c.out is a shard of another run"));
+    assert_false(shard_check_set(f, 2, order, err, sizeof err)); /* a prefix is not a whole set */
+}
+
 /* ---- perft result files ---------------------------------------------- */
 
 static char Dir[512];
@@ -261,6 +284,7 @@ int main(void) {
         cmocka_unit_test(parses_k_of_n),
         cmocka_unit_test(shares_cover_every_item_once),
         cmocka_unit_test(set_check_refuses_bad_sets),
+        cmocka_unit_test(prefix_check_takes_the_first_shards),
         cmocka_unit_test(perft_merge_equals_the_plain_count),
         cmocka_unit_test(perft_merge_refuses_bad_sets),
         cmocka_unit_test(perft_parser_refuses_bad_files),

@@ -227,7 +227,7 @@ static void merge_set_free(MergeSet *m) {
 }
 
 /* Read, parse and check the set; false with one message in err. */
-static bool merge_load(MergeSet *m, char *err, size_t errlen) {
+static bool merge_load(MergeSet *m, bool prefix, char *err, size_t errlen) {
     m->texts = calloc((size_t)m->n, sizeof *m->texts);
     m->files = calloc((size_t)m->n, sizeof *m->files);
     m->info = calloc((size_t)m->n, sizeof *m->info);
@@ -241,7 +241,8 @@ static bool merge_load(MergeSet *m, char *err, size_t errlen) {
             return shard_fail(err, errlen, "%s: %s", m->names[i], why);
         m->info[i] = (ShardInfo){.name = m->names[i], .spec = m->files[i].spec, .run = m->files[i].run};
     }
-    return shard_check_set(m->info, m->n, m->order, err, errlen);
+    return prefix ? shard_check_prefix(m->info, m->n, m->order, err, errlen)
+                  : shard_check_set(m->info, m->n, m->order, err, errlen);
 }
 
 /* The games in game order, the SPRT's stop applied: tally into t, PGN to
@@ -266,13 +267,15 @@ static bool merge_games(MergeSet *m, MatchTally *t, FILE *pgn) {
     return true;
 }
 
-static const char MergeUsage[] = "usage: tuong-match merge [-pgnout FILE] RESULTS...\n"
+static const char MergeUsage[] = "usage: tuong-match merge [-prefix] [-pgnout FILE] RESULTS...\n"
                                  "Add up the result files of the shards 0..N-1 of one `tuong-match -shard K/N\n"
                                  "-results FILE` match; print its report, write its games to a new PGN file\n"
-                                 "in game order (docs/cluster.md).\n";
+                                 "in game order (docs/cluster.md). -prefix: the shards 0..k-1 played so far\n"
+                                 "(a match carried over sessions), reported as the match of their games.\n";
 
 int results_merge_main(int argc, char **argv) {
     const char *pgn_path = NULL;
+    bool prefix = false;
     MergeSet m = {0};
     char err[1200], tmp[1040];
     m.names = calloc((size_t)argc + 1, sizeof *m.names);
@@ -285,6 +288,8 @@ int results_merge_main(int argc, char **argv) {
         }
         if (!strcmp(argv[i], "-pgnout") && i + 1 < argc)
             pgn_path = argv[++i];
+        else if (!strcmp(argv[i], "-prefix"))
+            prefix = true;
         else
             m.names[m.n++] = argv[i];
     }
@@ -297,7 +302,7 @@ int results_merge_main(int argc, char **argv) {
         rc = 2;
         goto done;
     }
-    if (!merge_load(&m, err, sizeof err)) {
+    if (!merge_load(&m, prefix, err, sizeof err)) {
         fprintf(stderr, "tuong-match: error: %s\n", err);
         goto done;
     }
@@ -324,6 +329,15 @@ int results_merge_main(int argc, char **argv) {
         goto done;
     }
     tally_report(stdout, t, 0);
+    if (prefix && m.n < m.files[0].spec.count) {
+        const MatchResults *last = &m.files[m.order[m.n - 1]];
+        printf("Prefix: shards 0-%d of %d, games 1-%d of %d; ", m.n - 1, m.files[0].spec.count,
+               last->first + last->count, last->total_games);
+        if (t->sprt_decided)
+            printf("the SPRT has decided, no further shard is needed\n");
+        else
+            printf("shard %d/%d comes next\n", m.n, m.files[0].spec.count);
+    }
     rc = 0;
 done:
     if (pgn) fclose(pgn);
