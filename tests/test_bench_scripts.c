@@ -28,20 +28,20 @@ static int run(const char *cmd, char *out, size_t outlen) {
     return WEXITSTATUS(status);
 }
 
-/* decided_at.awk with args on the fixture PGN (stderr too); its exit code. */
-static int decided_at(const char *args, char *out, size_t outlen) {
+/* bench/scripts/SCRIPT.awk with args on tests/data/scripts/PGN (stderr too); its exit code. */
+static int awk_on_pgn(const char *script, const char *pgn, const char *args, char *out, size_t outlen) {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/decided_at.awk' %s '%s/scripts/decided.pgn' 2>&1",
-             TUONG_SOURCE_DIR, args, TUONG_DATA_DIR);
+    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/%s.awk' %s '%s/scripts/%s' 2>&1", TUONG_SOURCE_DIR, script,
+             args, TUONG_DATA_DIR, pgn);
     return run(cmd, out, outlen);
 }
 
-/* time_curve.awk with args on tests/data/scripts/curve.pgn (stderr too); its exit code. */
+static int decided_at(const char *args, char *out, size_t outlen) {
+    return awk_on_pgn("decided_at", "decided.pgn", args, out, outlen);
+}
+
 static int time_curve(const char *args, char *out, size_t outlen) {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/time_curve.awk' %s '%s/scripts/curve.pgn' 2>&1",
-             TUONG_SOURCE_DIR, args, TUONG_DATA_DIR);
-    return run(cmd, out, outlen);
+    return awk_on_pgn("time_curve", "curve.pgn", args, out, outlen);
 }
 
 /* levels_fit.awk with level 0 held at 1000 on ladder rows (no single quotes); its exit code. */
@@ -117,12 +117,8 @@ static void test_time_curve_balanced_positions_only(void **state) {
     assert_string_equal(out, "time_curve: error: balanced wants a score margin, not 'wide'\n");
 }
 
-/* pgn_positions.awk on tests/data/scripts/curve.pgn (stderr too); its exit code. */
 static int pgn_positions(const char *args, char *out, size_t outlen) {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/pgn_positions.awk' %s '%s/scripts/curve.pgn' 2>&1",
-             TUONG_SOURCE_DIR, args, TUONG_DATA_DIR);
-    return run(cmd, out, outlen);
+    return awk_on_pgn("pgn_positions", "curve.pgn", args, out, outlen);
 }
 
 /* The game has 9 moves (one from the book): a position after 3 of them, none
