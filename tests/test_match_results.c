@@ -214,6 +214,60 @@ static void parser_refuses_bad_files(void **state) {
     assert_false(parses("", err, sizeof err));
 }
 
+static SprtModel model_of(const char *sprt_line) {
+    char text[1024], err[300];
+    snprintf(text, sizeof text,
+             "tuong-match-results 1\nrun 00000000000000ff shard 0/1 games 1 first 0 count 1\nengines 2\n"
+             "engine a\nengine b\ntc depth 2\ntimed 0 margin 500\n%s\ngame 0 3 0 0 0 0 0\nreason x\nend 1\n",
+             sprt_line);
+    MatchResults r;
+    bool ok = results_parse(text, strlen(text), &r, err, sizeof err);
+    SprtModel m = r.tally.sprt.model;
+    results_free(&r);
+    if (!ok) fail_msg("'%s' refused: %s", sprt_line, err);
+    return m;
+}
+
+/* Files written before the pentanomial model name none and stay
+ * trinomial; a model is read as written, an unknown one refused. */
+static void sprt_model_in_the_header(void **state) {
+    (void)state;
+    assert_int_equal(model_of("sprt 1 0 10 0.05 0.05"), SPRT_TRINOMIAL);
+    assert_int_equal(model_of("sprt 1 0 10 0.05 0.05 model pentanomial"), SPRT_PENTANOMIAL);
+    assert_int_equal(model_of("sprt 1 0 10 0.05 0.05 model trinomial"), SPRT_TRINOMIAL);
+    const char *bad[] = {"sprt 1 0 10 0.05 0.05 model binomial", "sprt 1 0 10 0.05 0.05 model",
+                         "sprt 1 0 10 0.05 0.05 model pentanomial x", "sprt 1 0 10 0.05 0.05 pentanomial"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[1024], err[300];
+        snprintf(text, sizeof text,
+                 "tuong-match-results 1\nrun 00000000000000ff shard 0/1 games 1 first 0 count 1\nengines 2\n"
+                 "engine a\nengine b\ntc depth 2\ntimed 0 margin 500\n%s\ngame 0 3 0 0 0 0 0\nreason x\nend 1\n",
+                 bad[i]);
+        assert_false(parses(text, err, sizeof err));
+        if (!strstr(err, "sprt 0|1")) fail_msg("'%s': '%s'", bad[i], err);
+    }
+}
+
+/* The report says which model decided and counts the game pairs. */
+static void report_names_the_model_and_the_pairs(void **state) {
+    (void)state;
+    char args[4096];
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args,
+                 "-engine name=a cmd=%s -engine name=b cmd=%s -each proto=uci option.Hash=16 "
+                 "-openings %s/openings/xiangqi.epd -order random -seed 5 -games 4 -depth 1 -maxplies 40 "
+                 "-sprt elo0=0 elo1=300 alpha=0.3 beta=0.3%s -quiet -concurrency 1",
+                 TUONG_BINARY, TUONG_BINARY, TUONG_DATA_DIR, k ? " model=trinomial" : "");
+        assert_int_equal(match(args), 0);
+        if (!strstr(Output, k ? ", trinomial: LLR" : ", pentanomial: LLR")) fail_msg("report: %s", Output);
+        if (!strstr(Output, "Game pairs by a's points 0, 1/2, 1, 3/2, 2: ")) fail_msg("report: %s", Output);
+    }
+    snprintf(args, sizeof args, "-engine name=a cmd=%s -engine name=b cmd=%s -sprt elo0=0 elo1=5 model=binomial",
+             TUONG_BINARY, TUONG_BINARY);
+    assert_int_not_equal(match(args), 0);
+    expect_error("model=pentanomial|trinomial");
+}
+
 static int setup(void **state) {
     (void)state;
     snprintf(Dir, sizeof Dir, "%s/test_match_results.d", TUONG_BUILD_DIR);
@@ -226,6 +280,8 @@ int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parser_refuses_bad_files),
+        cmocka_unit_test(sprt_model_in_the_header),
+        cmocka_unit_test(report_names_the_model_and_the_pairs),
         cmocka_unit_test(sharded_match_merges_into_the_whole_match),
         cmocka_unit_test(merge_refuses_bad_sets),
         cmocka_unit_test(merge_prefix_reports_the_games_so_far),

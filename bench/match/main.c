@@ -44,7 +44,8 @@ static const char Usage[] =
     "  -resign movecount=M score=S              adjudicate a loss on scores\n"
     "  -drawoffers             honour 'bestmove ... draw' and send 'go draw' (UCCI)\n"
     "  -banmoves               UCCI: ban moves that would repeat into a forbidden cycle\n"
-    "  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]   stop when the SPRT decides\n"
+    "  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=pentanomial|trinomial]\n"
+    "                          stop when the SPRT decides (pentanomial: by game pairs)\n"
     "  -pgnout FILE            append games as PGN\n"
     "  -notation iccs|wxf|vn   move notation in the PGN (default iccs; vn: Vietnamese)\n"
     "  -log FILE               transcript of every engine's input and output\n"
@@ -245,6 +246,10 @@ static void parse_sprt(char **words, int n) {
                       : !strncmp(w, "alpha=", 6) ? &p->alpha
                       : !strncmp(w, "beta=", 5)  ? &p->beta
                                                  : NULL;
+        if (!strncmp(w, "model=", 6)) {
+            if (!stats_model_parse(w + 6, &p->model)) die("bad SPRT setting '%s' (model=pentanomial|trinomial)", w);
+            continue;
+        }
         if (!dst || !parse_double(strchr(w, '=') + 1, -1000, 1000, dst)) die("bad SPRT setting '%s'", w);
     }
     if (p->alpha <= 0 || p->alpha >= 0.5 || p->beta <= 0 || p->beta >= 0.5)
@@ -262,7 +267,7 @@ static void set_defaults(Config *c) {
     c->rules.nocapture_plies = 120;
     c->concurrency = sys_cpu_count() > 0 ? (int)sys_cpu_count() : 1;
     c->handshake_ms = 10000;
-    c->sprt = (SprtParams){0, 5, 0.05, 0.05};
+    c->sprt = (SprtParams){0, 5, 0.05, 0.05, SPRT_PENTANOMIAL};
     c->shard = (ShardSpec){0, 1}; /* -results without -shard: the whole match */
 }
 
@@ -371,7 +376,7 @@ static void record_game(int game, int pair, bool a_is_red, const GameRecord *rec
     }
     /* Decided: start no more games. With -results the share is played
      * whole: the merge finds where the SPRT of the whole match decides. */
-    if (tally_add(&Tally, pair, a_is_red, &outcome) && !Results.f) Stop = true;
+    if (tally_add(&Tally, game, &outcome) && !Results.f) Stop = true;
     PgnTags tags = {"tuong-match", red, black, Cfg.tc_text, game + 1, Cfg.notation};
     if (PgnFile) {
         pgn_write(PgnFile, rec, &tags);

@@ -23,8 +23,9 @@ bool results_open(ResultsWriter *w, const char *path, const MatchTally *t, uint6
             spec.count, t->total_games, first, count, t->engine_count);
     for (int e = 0; e < t->engine_count; e++)
         fprintf(w->f, "engine %s\n", t->names[e]);
-    fprintf(w->f, "tc %s\ntimed %d margin %lld\nsprt %d %.17g %.17g %.17g %.17g\n", t->tc_text, t->timed,
-            (long long)t->margin_ms, t->sprt_on, t->sprt.elo0, t->sprt.elo1, t->sprt.alpha, t->sprt.beta);
+    fprintf(w->f, "tc %s\ntimed %d margin %lld\nsprt %d %.17g %.17g %.17g %.17g model %s\n", t->tc_text, t->timed,
+            (long long)t->margin_ms, t->sprt_on, t->sprt.elo0, t->sprt.elo1, t->sprt.alpha, t->sprt.beta,
+            stats_model_name(t->sprt.model));
     return fflush(w->f) == 0 || shard_fail(err, errlen, "cannot write %s: %s", w->tmp, strerror(errno));
 }
 
@@ -120,10 +121,17 @@ static bool parse_header(Reader *rd, MatchResults *r, char *err, size_t errlen) 
         line[used] || (timed != 0 && timed != 1))
         return shard_fail(err, errlen, "line %d is not 'timed 0|1 margin MS'", rd->line);
     SprtParams *p = &t->sprt;
+    char model[16] = "";
+    int model_at = 0;
+    /* Files written before the pentanomial model name none: trinomial. */
     if (!next_line(rd, line, sizeof line) ||
-        sscanf(line, "sprt %d %lg %lg %lg %lg%n", &sprt_on, &p->elo0, &p->elo1, &p->alpha, &p->beta, &used) != 5 ||
-        line[used] || (sprt_on != 0 && sprt_on != 1))
-        return shard_fail(err, errlen, "line %d is not 'sprt 0|1 ELO0 ELO1 ALPHA BETA'", rd->line);
+        sscanf(line, "sprt %d %lg %lg %lg %lg%n model %15s%n", &sprt_on, &p->elo0, &p->elo1, &p->alpha, &p->beta,
+               &used, model, &model_at) < 5 ||
+        (model_at ? line[model_at] : line[used]) || (sprt_on != 0 && sprt_on != 1) ||
+        (model_at && !stats_model_parse(model, &p->model)))
+        return shard_fail(err, errlen, "line %d is not 'sprt 0|1 ELO0 ELO1 ALPHA BETA [model pentanomial|trinomial]'",
+                          rd->line);
+    if (!model_at) p->model = SPRT_TRINOMIAL;
     t->timed = timed;
     t->margin_ms = margin;
     t->sprt_on = sprt_on;
@@ -256,10 +264,7 @@ static bool merge_games(MergeSet *m, MatchTally *t, FILE *pgn) {
             for (int i = 0; i < r->count && !rg; i++)
                 if (r->games[i].number == g) rg = &r->games[i];
             if (!rg) return false; /* results_parse saw every game once */
-            int pair, round;
-            bool a_is_red;
-            tally_schedule(t, g, &pair, &a_is_red, &round);
-            bool decided = tally_add(t, pair, a_is_red, &rg->outcome);
+            bool decided = tally_add(t, g, &rg->outcome);
             if (pgn && fwrite(text + rg->pgn_at, 1, rg->pgn_len, pgn) != rg->pgn_len) return false;
             if (decided) return true; /* a -concurrency 1 run starts no more games */
         }
@@ -317,7 +322,10 @@ int results_merge_main(int argc, char **argv) {
         fprintf(stderr, "tuong-match: error: cannot write %s: %s\n", tmp, strerror(errno));
         goto done;
     }
-    *t = m.files[0].tally;
+    /* The settings of shard 0, whose SPRT model is the match's: a shard
+     * played later by a build that writes another model holds the same
+     * games (the SPRT stops only the merge). */
+    *t = m.files[m.order[0]].tally;
     bool ok = merge_games(&m, t, pgn);
     if (pgn) {
         ok = fclose(pgn) == 0 && ok;

@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Two-sided 95% quantile of the normal distribution. */
 static const double Z95 = 1.959963984540054;
@@ -62,9 +63,57 @@ double stats_llr(Score3 s, SprtParams p) {
 double stats_llr_lower(SprtParams p) { return log(p.beta / (1.0 - p.alpha)); }
 double stats_llr_upper(SprtParams p) { return log((1.0 - p.beta) / p.alpha); }
 
-SprtState stats_sprt(Score3 s, SprtParams p) {
-    double llr = stats_llr(s, p);
+static SprtState sprt_state(double llr, SprtParams p) {
     if (llr >= stats_llr_upper(p)) return SPRT_H1;
     if (llr <= stats_llr_lower(p)) return SPRT_H0;
     return SPRT_CONTINUE;
+}
+
+SprtState stats_sprt(Score3 s, SprtParams p) { return sprt_state(stats_llr(s, p), p); }
+
+int stats5_pairs(Score5 s) { return s.n[0] + s.n[1] + s.n[2] + s.n[3] + s.n[4]; }
+
+double stats5_score(Score5 s) {
+    int n = stats5_pairs(s);
+    return n ? (0.25 * s.n[1] + 0.5 * s.n[2] + 0.75 * s.n[3] + s.n[4]) / n : 0.5;
+}
+
+double stats5_elo(Score5 s) {
+    double e = stats_elo_of_score(stats5_score(s));
+    return fabs(e) < 1e-9 ? 0.0 : e;
+}
+
+/* Variance of one pair's mean score around the mean. */
+static double per_pair_variance(Score5 s) {
+    int n = stats5_pairs(s);
+    if (!n) return 0.0;
+    double m = stats5_score(s), v = 0.0;
+    for (int k = 0; k < 5; k++)
+        v += s.n[k] * (0.25 * k - m) * (0.25 * k - m);
+    return v / n;
+}
+
+double stats5_elo_error(Score5 s) {
+    int n = stats5_pairs(s);
+    if (!n) return 0.0;
+    double m = stats5_score(s), dev = sqrt(per_pair_variance(s) / n);
+    return (stats_elo_of_score(m + Z95 * dev) - stats_elo_of_score(m - Z95 * dev)) / 2.0;
+}
+
+double stats5_llr(Score5 s, SprtParams p) {
+    int n = stats5_pairs(s);
+    double var = per_pair_variance(s);
+    if (!n || var <= 0.0) return 0.0;
+    double s0 = stats_score_of_elo(p.elo0), s1 = stats_score_of_elo(p.elo1);
+    return n * (s1 - s0) * (2.0 * stats5_score(s) - s0 - s1) / (2.0 * var);
+}
+
+SprtState stats5_sprt(Score5 s, SprtParams p) { return sprt_state(stats5_llr(s, p), p); }
+
+const char *stats_model_name(SprtModel m) { return m == SPRT_PENTANOMIAL ? "pentanomial" : "trinomial"; }
+
+bool stats_model_parse(const char *word, SprtModel *m) {
+    if (!strcmp(word, "pentanomial")) return *m = SPRT_PENTANOMIAL, true;
+    if (!strcmp(word, "trinomial")) return *m = SPRT_TRINOMIAL, true;
+    return false;
 }

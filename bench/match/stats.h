@@ -3,8 +3,17 @@
 /*
  * Match statistics from one engine's point of view: Elo difference with a
  * 95% error margin, likelihood of superiority, and a sequential probability
- * ratio test on the logistic Elo scale (the trinomial GSPRT approximation
- * used by fishtest: LLR = N (s1 - s0)(2 s - s0 - s1) / (2 var)).
+ * ratio test on the logistic Elo scale (the GSPRT approximation used by
+ * fishtest: LLR = N (s1 - s0)(2 s - s0 - s1) / (2 var)).
+ *
+ * Two models of the same games. Trinomial: N games, each scoring 0, 1/2
+ * or 1, taken as independent. Pentanomial: N game pairs (one opening
+ * played twice with colours swapped), each pair's mean score 0, 1/4, 1/2,
+ * 3/4 or 1. The two games of a pair are not independent (an opening that
+ * favours Red gives each engine a win), so the trinomial variance
+ * overstates the noise and the test needs more games than it should: on
+ * this project's SPRTs the variance of the mean is 0.74-0.93 of the
+ * trinomial's (docs/matches.md, "The SPRT").
  */
 #include <stdbool.h>
 
@@ -12,8 +21,16 @@ typedef struct {
     int wins, draws, losses;
 } Score3;
 
+/* Game pairs by A's points in the pair: n[k] pairs scored k/2 of 2. */
+typedef struct {
+    int n[5];
+} Score5;
+
+typedef enum { SPRT_TRINOMIAL = 0, SPRT_PENTANOMIAL = 1 } SprtModel;
+
 typedef struct {
     double elo0, elo1, alpha, beta;
+    SprtModel model; /* zero: trinomial, the model of result files that name none */
 } SprtParams;
 
 typedef enum { SPRT_CONTINUE = 0, SPRT_H0 = 1, SPRT_H1 = 2 } SprtState;
@@ -37,3 +54,15 @@ double stats_llr(Score3 s, SprtParams p);
 double stats_llr_lower(SprtParams p);
 double stats_llr_upper(SprtParams p);
 SprtState stats_sprt(Score3 s, SprtParams p);
+
+/* The pentanomial model: pairs, mean score per game, Elo, its 95% margin,
+ * the LLR (0 while undefined) and the SPRT's state. */
+int stats5_pairs(Score5 s);
+double stats5_score(Score5 s);
+double stats5_elo(Score5 s);
+double stats5_elo_error(Score5 s);
+double stats5_llr(Score5 s, SprtParams p);
+SprtState stats5_sprt(Score5 s, SprtParams p);
+/* "trinomial" or "pentanomial"; parse: false for another word. */
+const char *stats_model_name(SprtModel m);
+bool stats_model_parse(const char *word, SprtModel *m);

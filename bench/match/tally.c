@@ -7,7 +7,8 @@ void tally_start(MatchTally *t) {
     t->pair_count = 0;
     for (int a = 0; a < t->engine_count; a++)
         for (int b = a + 1; b < t->engine_count; b++)
-            t->pairs[t->pair_count++] = (Pairing){a, b, {0, 0, 0}};
+            t->pairs[t->pair_count++] = (Pairing){a, b, {0, 0, 0}, {{0}}};
+    t->open_count = 0;
 }
 
 void tally_schedule(const MatchTally *t, int game, int *pair, bool *a_is_red, int *round) {
@@ -41,14 +42,36 @@ static void tally_reason(MatchTally *t, const char *reason) {
     }
 }
 
-bool tally_add(MatchTally *t, int pair, bool a_is_red, const GameOutcome *g) {
+/* Pair up game `game`, worth `half_points` to a: true when it completes its
+ * pair, which is then counted in p->pairs. */
+static bool pair_up(MatchTally *t, Pairing *p, int game, int half_points) {
+    int id = game / 2;
+    for (int i = 0; i < t->open_count; i++)
+        if (t->open[i].pair_game == id) {
+            p->pairs.n[half_points + t->open[i].half_points]++;
+            t->open[i] = t->open[--t->open_count];
+            return true;
+        }
+    if (t->open_count < TALLY_MAX_OPEN_PAIRS) { /* full: cannot happen, the pair is left out */
+        t->open[t->open_count].pair_game = id;
+        t->open[t->open_count++].half_points = half_points;
+    }
+    return false;
+}
+
+bool tally_add(MatchTally *t, int game, const GameOutcome *g) {
+    int pair, round;
+    bool a_is_red;
+    tally_schedule(t, game, &pair, &a_is_red, &round);
     Pairing *p = &t->pairs[pair];
+    int half_points;
     if (g->result == RES_DRAW)
-        p->score.draws++;
+        p->score.draws++, half_points = 1;
     else if ((g->result == RES_RED_WINS) == a_is_red)
-        p->score.wins++;
+        p->score.wins++, half_points = 2;
     else
-        p->score.losses++;
+        p->score.losses++, half_points = 0;
+    bool paired = pair_up(t, p, game, half_points);
     t->games_done++;
     tally_reason(t, g->reason);
     for (int c = 0; c < COLOR_NB; c++) {
@@ -56,14 +79,20 @@ bool tally_add(MatchTally *t, int pair, bool a_is_red, const GameOutcome *g) {
         t->overruns[e] += g->overruns[c];
         if (g->worst_overrun_ms[c] > t->worst_overrun[e]) t->worst_overrun[e] = g->worst_overrun_ms[c];
     }
-    if (t->sprt_on && t->pair_count == 1 && !t->sprt_decided && stats_sprt(p->score, t->sprt) != SPRT_CONTINUE) {
-        /* Games already running still count in the totals, but the verdict
-         * is the one reached here. */
-        t->sprt_decided = true;
-        t->sprt_at = p->score;
-        return true;
-    }
-    return false;
+    if (!t->sprt_on || t->pair_count != 1 || t->sprt_decided) return false;
+    SprtState st = t->sprt.model == SPRT_PENTANOMIAL ? (paired ? stats5_sprt(p->pairs, t->sprt) : SPRT_CONTINUE)
+                                                     : stats_sprt(p->score, t->sprt);
+    if (st == SPRT_CONTINUE) return false;
+    /* Games already running still count in the totals, but the verdict is
+     * the one reached here. */
+    t->sprt_decided = true;
+    t->sprt_at = p->score;
+    t->sprt_at5 = p->pairs;
+    return true;
+}
+
+static double model_llr(const MatchTally *t, Score3 s, Score5 s5) {
+    return t->sprt.model == SPRT_PENTANOMIAL ? stats5_llr(s5, t->sprt) : stats_llr(s, t->sprt);
 }
 
 void tally_pair_line(FILE *out, const MatchTally *t, const Pairing *p) {
@@ -71,7 +100,7 @@ void tally_pair_line(FILE *out, const MatchTally *t, const Pairing *p) {
     fprintf(out, "%s vs %s: +%d =%d -%d, Elo %+.1f +/- %.1f", t->names[p->a], t->names[p->b], s.wins, s.draws, s.losses,
             stats_elo(s), stats_elo_error(s));
     if (t->sprt_on && t->pair_count == 1)
-        fprintf(out, ", LLR %.2f [%.2f, %.2f]", stats_llr(s, t->sprt), stats_llr_lower(t->sprt),
+        fprintf(out, ", LLR %.2f [%.2f, %.2f]", model_llr(t, s, p->pairs), stats_llr_lower(t->sprt),
                 stats_llr_upper(t->sprt));
 }
 
@@ -100,15 +129,22 @@ void tally_report(FILE *out, const MatchTally *t, int signal) {
                 s.wins, s.draws, s.losses, 100 * stats_score(s));
         fprintf(out, "  Elo difference %+.1f +/- %.1f (95%%), LOS %.1f%%, draw ratio %.1f%%\n", stats_elo(s),
                 stats_elo_error(s), 100 * stats_los(s), 100 * stats_draw_ratio(s));
+        Score5 q = p->pairs;
+        if (stats5_pairs(q))
+            fprintf(out, "  Game pairs by %s's points 0, 1/2, 1, 3/2, 2: %d, %d, %d, %d, %d; Elo %+.1f +/- %.1f\n",
+                    t->names[p->a], q.n[0], q.n[1], q.n[2], q.n[3], q.n[4], stats5_elo(q), stats5_elo_error(q));
     }
     if (t->engine_count > 2) print_standings(out, t);
     if (t->sprt_on && t->pair_count == 1) {
         Score3 s = t->sprt_decided ? t->sprt_at : t->pairs[0].score;
-        SprtState st = stats_sprt(s, t->sprt);
+        Score5 s5 = t->sprt_decided ? t->sprt_at5 : t->pairs[0].pairs;
+        double llr = model_llr(t, s, s5);
+        SprtState st = llr >= stats_llr_upper(t->sprt) ? SPRT_H1 : llr <= stats_llr_lower(t->sprt) ? SPRT_H0 : SPRT_CONTINUE;
         if (t->sprt_decided)
             fprintf(out, "SPRT decided after %d games (+%d =%d -%d)\n", stats_games(s), s.wins, s.draws, s.losses);
-        fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f [%.3f, %.3f] -> %s\n", t->sprt.elo0, t->sprt.elo1,
-                t->sprt.alpha, t->sprt.beta, stats_llr(s, t->sprt), stats_llr_lower(t->sprt), stats_llr_upper(t->sprt),
+        fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g, %s: LLR %.3f [%.3f, %.3f] -> %s\n", t->sprt.elo0,
+                t->sprt.elo1, t->sprt.alpha, t->sprt.beta, stats_model_name(t->sprt.model), llr,
+                stats_llr_lower(t->sprt), stats_llr_upper(t->sprt),
                 st == SPRT_H1   ? "H1 accepted"
                 : st == SPRT_H0 ? "H0 accepted"
                                 : "undecided");

@@ -17,12 +17,16 @@
 enum {
     TALLY_MAX_ENGINES = 16,
     TALLY_MAX_PAIRS = TALLY_MAX_ENGINES * (TALLY_MAX_ENGINES - 1) / 2,
-    TALLY_MAX_REASONS = 64
+    TALLY_MAX_REASONS = 64,
+    /* Pairs with one game counted and the other still to come: at most the
+     * games in flight plus the next one, as games are handed out in order. */
+    TALLY_MAX_OPEN_PAIRS = 256
 };
 
 typedef struct {
     int a, b; /* engine indices; scores are from a's point of view */
     Score3 score;
+    Score5 pairs; /* the game pairs both of whose games are counted */
 } Pairing;
 
 /* What the tally needs of a finished game. */
@@ -47,7 +51,14 @@ typedef struct {
     Pairing pairs[TALLY_MAX_PAIRS];
     int pair_count, games_done;
     bool sprt_decided;
-    Score3 sprt_at; /* the score when the SPRT decided */
+    Score3 sprt_at;  /* the score when the SPRT decided */
+    Score5 sprt_at5; /* and its game pairs */
+    /* Game pairs (games 2i and 2i+1) with one game counted: i and a's
+     * half-points in it (0, 1 or 2). */
+    int open_count;
+    struct {
+        int pair_game, half_points;
+    } open[TALLY_MAX_OPEN_PAIRS];
     int overruns[TALLY_MAX_ENGINES];
     int64_t worst_overrun[TALLY_MAX_ENGINES];
     int reason_count;
@@ -62,9 +73,11 @@ void tally_start(MatchTally *t);
 /* Game number -> its pairing and colours: games 2i and 2i+1 of a round
  * play one opening with colours swapped. */
 void tally_schedule(const MatchTally *t, int game, int *pair, bool *a_is_red, int *round);
-/* Count a finished game of pairing `pair`; true when this game decided the
- * SPRT (a single pairing under -sprt). */
-bool tally_add(MatchTally *t, int pair, bool a_is_red, const GameOutcome *g);
+/* Count finished game number `game` (its pairing and colours by
+ * tally_schedule); true when this game decided the SPRT (a single pairing
+ * under -sprt). Under the pentanomial model the SPRT is looked at when a
+ * game completes its pair. */
+bool tally_add(MatchTally *t, int game, const GameOutcome *g);
 /* "A vs B: +w =d -l, Elo ..." (and the LLR under -sprt), no newline. */
 void tally_pair_line(FILE *out, const MatchTally *t, const Pairing *p);
 /* The closing report; `signal` is the interrupting signal or 0. */
