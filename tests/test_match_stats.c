@@ -80,54 +80,56 @@ static void pentanomial_elo_error_and_llr(void **state) {
 
 static GameOutcome outcome(GameResult r) { return (GameOutcome){.result = r, .reason = "test"}; }
 
+/* A fresh two-engine tally of `games` games (static: a tally is large). */
+static MatchTally *new_tally(int games, bool sprt_on, SprtParams sprt) {
+    static MatchTally t;
+    memset(&t, 0, sizeof t);
+    t.engine_count = 2;
+    t.total_games = games;
+    t.sprt_on = sprt_on;
+    t.sprt = sprt;
+    tally_start(&t);
+    return &t;
+}
+
 /* Games finishing out of order (as with -concurrency) still pair by
  * opening: games 2i and 2i+1, a Red in the even one. */
 static void tally_pairs_games_by_opening(void **state) {
     (void)state;
-    static MatchTally t;
-    memset(&t, 0, sizeof t);
-    t.engine_count = 2;
-    t.total_games = 8;
-    tally_start(&t);
+    MatchTally *t = new_tally(8, false, (SprtParams){0});
     GameOutcome red = outcome(RES_RED_WINS), black = outcome(RES_BLACK_WINS), draw = outcome(RES_DRAW);
-    tally_add(&t, 2, &red);   /* pair 1: a (Red) wins */
-    tally_add(&t, 0, &red);   /* pair 0: a (Red) wins */
-    assert_int_equal(stats5_pairs(t.pairs[0].pairs), 0);
-    tally_add(&t, 1, &red);   /* pair 0: b (Red) wins: 1 point of 2 for a */
-    tally_add(&t, 5, &draw);  /* pair 2: a draw */
-    tally_add(&t, 3, &black); /* pair 1: a (Black) wins: 2 of 2 */
-    tally_add(&t, 4, &black); /* pair 2: a (Red) loses: 1/2 of 2 */
+    tally_add(t, 2, &red);   /* pair 1: a (Red) wins */
+    tally_add(t, 0, &red);   /* pair 0: a (Red) wins */
+    assert_int_equal(stats5_pairs(t->pairs[0].pairs), 0);
+    tally_add(t, 1, &red);   /* pair 0: b (Red) wins: 1 point of 2 for a */
+    tally_add(t, 5, &draw);  /* pair 2: a draw */
+    tally_add(t, 3, &black); /* pair 1: a (Black) wins: 2 of 2 */
+    tally_add(t, 4, &black); /* pair 2: a (Red) loses: 1/2 of 2 */
     Score5 want = {{0, 1, 1, 0, 1}};
-    assert_memory_equal(&t.pairs[0].pairs, &want, sizeof want);
-    assert_int_equal(t.open_count, 0);
-    tally_add(&t, 7, &draw); /* pair 3 stays open */
-    assert_int_equal(stats5_pairs(t.pairs[0].pairs), 3);
-    assert_int_equal(t.open_count, 1);
-    assert_int_equal(stats_games(t.pairs[0].score), 7);
+    assert_memory_equal(&t->pairs[0].pairs, &want, sizeof want);
+    assert_int_equal(t->open_count, 0);
+    tally_add(t, 7, &draw); /* pair 3 stays open */
+    assert_int_equal(stats5_pairs(t->pairs[0].pairs), 3);
+    assert_int_equal(t->open_count, 1);
+    assert_int_equal(stats_games(t->pairs[0].score), 7);
 }
 
 /* Under the pentanomial model the SPRT decides only when a pair is whole. */
 static void pentanomial_sprt_decides_on_whole_pairs(void **state) {
     (void)state;
-    static MatchTally t;
-    memset(&t, 0, sizeof t);
-    t.engine_count = 2;
-    t.total_games = 400;
-    t.sprt_on = true;
-    t.sprt = (SprtParams){0, 100, 0.2, 0.2, SPRT_PENTANOMIAL};
-    tally_start(&t);
+    MatchTally *t = new_tally(400, true, (SprtParams){0, 100, 0.2, 0.2, SPRT_PENTANOMIAL});
     GameOutcome red = outcome(RES_RED_WINS), draw = outcome(RES_DRAW);
     int decided_at = -1;
     for (int g = 0; g < 400 && decided_at < 0; g++) {
         /* a wins every game as Red and draws as Black, but pair 0 is drawn */
         GameOutcome *o = g < 2 ? &draw : g % 2 == 0 ? &red : &draw;
-        if (tally_add(&t, g, o)) decided_at = g;
+        if (tally_add(t, g, o)) decided_at = g;
     }
     assert_true(decided_at > 0);
     assert_int_equal(decided_at % 2, 1); /* the second game of a pair */
-    assert_true(t.sprt_decided);
-    assert_int_equal(stats5_sprt(t.sprt_at5, t.sprt), SPRT_H1);
-    assert_int_equal(stats5_pairs(t.sprt_at5) * 2, stats_games(t.sprt_at));
+    assert_true(t->sprt_decided);
+    assert_int_equal(stats5_sprt(t->sprt_at5, t->sprt), SPRT_H1);
+    assert_int_equal(stats5_pairs(t->sprt_at5) * 2, stats_games(t->sprt_at));
 }
 
 int main(void) {

@@ -35,12 +35,23 @@ static double per_game_variance(Score3 s) {
     return (s.wins * (1 - m) * (1 - m) + s.draws * (0.5 - m) * (0.5 - m) + s.losses * m * m) / n;
 }
 
-double stats_elo_error(Score3 s) {
-    int n = stats_games(s);
+/* Half the width of the 95% interval of a mean score m, in Elo, from n
+ * samples of variance var. */
+static double elo_margin(int n, double m, double var) {
     if (!n) return 0.0;
-    double m = stats_score(s), dev = sqrt(per_game_variance(s) / n);
+    double dev = sqrt(var / n);
     return (stats_elo_of_score(m + Z95 * dev) - stats_elo_of_score(m - Z95 * dev)) / 2.0;
 }
+
+/* The GSPRT's LLR for n samples of mean m and variance var (0 while the
+ * variance is not yet defined). */
+static double gsprt_llr(int n, double m, double var, SprtParams p) {
+    if (!n || var <= 0.0) return 0.0;
+    double s0 = stats_score_of_elo(p.elo0), s1 = stats_score_of_elo(p.elo1);
+    return n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var);
+}
+
+double stats_elo_error(Score3 s) { return elo_margin(stats_games(s), stats_score(s), per_game_variance(s)); }
 
 double stats_los(Score3 s) {
     if (s.wins + s.losses == 0) return 0.5;
@@ -52,13 +63,7 @@ double stats_draw_ratio(Score3 s) {
     return n ? (double)s.draws / n : 0.0;
 }
 
-double stats_llr(Score3 s, SprtParams p) {
-    int n = stats_games(s);
-    double var = per_game_variance(s);
-    if (!n || var <= 0.0) return 0.0;
-    double s0 = stats_score_of_elo(p.elo0), s1 = stats_score_of_elo(p.elo1);
-    return n * (s1 - s0) * (2.0 * stats_score(s) - s0 - s1) / (2.0 * var);
-}
+double stats_llr(Score3 s, SprtParams p) { return gsprt_llr(stats_games(s), stats_score(s), per_game_variance(s), p); }
 
 double stats_llr_lower(SprtParams p) { return log(p.beta / (1.0 - p.alpha)); }
 double stats_llr_upper(SprtParams p) { return log((1.0 - p.beta) / p.alpha); }
@@ -93,20 +98,9 @@ static double per_pair_variance(Score5 s) {
     return v / n;
 }
 
-double stats5_elo_error(Score5 s) {
-    int n = stats5_pairs(s);
-    if (!n) return 0.0;
-    double m = stats5_score(s), dev = sqrt(per_pair_variance(s) / n);
-    return (stats_elo_of_score(m + Z95 * dev) - stats_elo_of_score(m - Z95 * dev)) / 2.0;
-}
+double stats5_elo_error(Score5 s) { return elo_margin(stats5_pairs(s), stats5_score(s), per_pair_variance(s)); }
 
-double stats5_llr(Score5 s, SprtParams p) {
-    int n = stats5_pairs(s);
-    double var = per_pair_variance(s);
-    if (!n || var <= 0.0) return 0.0;
-    double s0 = stats_score_of_elo(p.elo0), s1 = stats_score_of_elo(p.elo1);
-    return n * (s1 - s0) * (2.0 * stats5_score(s) - s0 - s1) / (2.0 * var);
-}
+double stats5_llr(Score5 s, SprtParams p) { return gsprt_llr(stats5_pairs(s), stats5_score(s), per_pair_variance(s), p); }
 
 SprtState stats5_sprt(Score5 s, SprtParams p) { return sprt_state(stats5_llr(s, p), p); }
 
