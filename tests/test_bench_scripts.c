@@ -8,7 +8,9 @@
  * against a scripted fake engine and the real one, levels_fit.awk on a
  * three-level ladder,
  * mates_at.sh against a scripted fake engine and the real one,
- * egtb_convert.sh on KRKA positions with the engine and tables built here. */
+ * egtb_convert.sh on KRKA positions with the engine and tables built here,
+ * sprt_models.awk on a made-up match log (tests/data/scripts/sprt.log:
+ * eight games, four pairs; the figures computed independently in Python). */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -226,6 +228,21 @@ static void test_levels_fit_refuses_an_unlinked_level(void **state) {
     assert_non_null(strstr(out, " is not linked to the anchor\n"));
 }
 
+/* Both models' variance and LLR; the pairs are games 1-2, 3-4, ...; the
+ * engine named first in the running score is the one scored. */
+static void test_sprt_models_on_a_log(void **state) {
+    (void)state;
+    char out[4096];
+    assert_int_equal(awk_on_pgn("sprt_models", "sprt.log", "", out, sizeof out), 0);
+    assert_string_equal(out, "8 games, mean score 0.6250; 4 pairs\n"
+                             "variance of the mean: games 0.0215, pairs 0.00391, ratio 0.182\n"
+                             "LLR [0, 10]: trinomial 0.08, pentanomial 0.43\n");
+    assert_int_equal(awk_on_pgn("sprt_models", "sprt.log", "-v elo0=-5 -v elo1=50", out, sizeof out), 0);
+    assert_non_null(strstr(out, "LLR [-5, 50]: trinomial 0.34, pentanomial 1.87\n"));
+    assert_int_equal(awk_on_pgn("sprt_models", "decided.pgn", "", out, sizeof out), 1);
+    assert_string_equal(out, "sprt_models.awk: no game lines\n");
+}
+
 /* mates_at.sh with args (stderr too); its exit code. */
 static int mates_at(const char *args, char *out, size_t outlen) {
     char cmd[4096];
@@ -342,6 +359,7 @@ int main(void) {
         cmocka_unit_test(test_levels_fit_refuses_an_unlinked_level),
         cmocka_unit_test(test_mates_at_counts),
         cmocka_unit_test(test_egtb_convert_counts),
+        cmocka_unit_test(test_sprt_models_on_a_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
