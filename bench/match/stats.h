@@ -13,7 +13,7 @@
  * favours Red gives each engine a win), so the trinomial variance
  * overstates the noise and the test needs more games than it should: on
  * this project's SPRTs the variance of the mean is 0.74-0.93 of the
- * trinomial's (docs/matches.md, "The SPRT").
+ * trinomial's (docs/matches.md, "The SPRT's model: game pairs").
  */
 #include <stdbool.h>
 

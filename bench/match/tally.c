@@ -59,6 +59,15 @@ static bool pair_up(MatchTally *t, Pairing *p, int game, int half_points) {
     return false;
 }
 
+/* The match's SPRT model on a pairing's games (s) and pairs (s5). */
+static double model_llr(const MatchTally *t, Score3 s, Score5 s5) {
+    return t->sprt.model == SPRT_PENTANOMIAL ? stats5_llr(s5, t->sprt) : stats_llr(s, t->sprt);
+}
+
+static SprtState model_sprt(const MatchTally *t, Score3 s, Score5 s5) {
+    return t->sprt.model == SPRT_PENTANOMIAL ? stats5_sprt(s5, t->sprt) : stats_sprt(s, t->sprt);
+}
+
 bool tally_add(MatchTally *t, int game, const GameOutcome *g) {
     int pair, round;
     bool a_is_red;
@@ -80,19 +89,15 @@ bool tally_add(MatchTally *t, int game, const GameOutcome *g) {
         if (g->worst_overrun_ms[c] > t->worst_overrun[e]) t->worst_overrun[e] = g->worst_overrun_ms[c];
     }
     if (!t->sprt_on || t->pair_count != 1 || t->sprt_decided) return false;
-    SprtState st = t->sprt.model == SPRT_PENTANOMIAL ? (paired ? stats5_sprt(p->pairs, t->sprt) : SPRT_CONTINUE)
-                                                     : stats_sprt(p->score, t->sprt);
-    if (st == SPRT_CONTINUE) return false;
+    /* Pairs change only when a game completes one. */
+    if (t->sprt.model == SPRT_PENTANOMIAL && !paired) return false;
+    if (model_sprt(t, p->score, p->pairs) == SPRT_CONTINUE) return false;
     /* Games already running still count in the totals, but the verdict is
      * the one reached here. */
     t->sprt_decided = true;
     t->sprt_at = p->score;
     t->sprt_at5 = p->pairs;
     return true;
-}
-
-static double model_llr(const MatchTally *t, Score3 s, Score5 s5) {
-    return t->sprt.model == SPRT_PENTANOMIAL ? stats5_llr(s5, t->sprt) : stats_llr(s, t->sprt);
 }
 
 void tally_pair_line(FILE *out, const MatchTally *t, const Pairing *p) {
@@ -138,12 +143,11 @@ void tally_report(FILE *out, const MatchTally *t, int signal) {
     if (t->sprt_on && t->pair_count == 1) {
         Score3 s = t->sprt_decided ? t->sprt_at : t->pairs[0].score;
         Score5 s5 = t->sprt_decided ? t->sprt_at5 : t->pairs[0].pairs;
-        double llr = model_llr(t, s, s5);
-        SprtState st = llr >= stats_llr_upper(t->sprt) ? SPRT_H1 : llr <= stats_llr_lower(t->sprt) ? SPRT_H0 : SPRT_CONTINUE;
+        SprtState st = model_sprt(t, s, s5);
         if (t->sprt_decided)
             fprintf(out, "SPRT decided after %d games (+%d =%d -%d)\n", stats_games(s), s.wins, s.draws, s.losses);
         fprintf(out, "SPRT elo0=%g elo1=%g alpha=%g beta=%g, %s: LLR %.3f [%.3f, %.3f] -> %s\n", t->sprt.elo0,
-                t->sprt.elo1, t->sprt.alpha, t->sprt.beta, stats_model_name(t->sprt.model), llr,
+                t->sprt.elo1, t->sprt.alpha, t->sprt.beta, stats_model_name(t->sprt.model), model_llr(t, s, s5),
                 stats_llr_lower(t->sprt), stats_llr_upper(t->sprt),
                 st == SPRT_H1   ? "H1 accepted"
                 : st == SPRT_H0 ? "H0 accepted"
