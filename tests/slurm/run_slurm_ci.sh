@@ -8,7 +8,7 @@
 # byte. Then run each pipeline again, requeue one task in the middle of its
 # run (scontrol requeue kills it and queues it again), and check that the
 # result is still the same. The daemons are stopped at the end whatever
-# happens. About 40 seconds on two cores.
+# happens. About 50 seconds on two cores.
 #   tests/slurm/run_slurm_ci.sh [BUILD_DIR]       (default: build)
 # TUONG_SLURM_CI_KEEP=1 keeps the work directory (its path is printed).
 # shellcheck disable=SC2086 # the tools' flag lists are held in strings
@@ -70,21 +70,36 @@ submit() {
   read -r ARRAY_ID MERGE_ID <<<"$ids"
 }
 
-# Wait until array task K of ARRAY_ID is running and has started its
-# shard file (FILE.part), then requeue it: it is killed mid-run and runs
-# again from the start of its shard (after cred_expire, slurm_local.sh).
+# Requeue array task K of ARRAY_ID in the middle of its run: it is killed
+# and runs again from the start of its shard (after cred_expire,
+# slurm_local.sh). A shard of these sizes lasts a fraction of a second,
+# too short to be caught by polling on a busy machine: in the CI of
+# 2026-12-04 one ended between the poll and the requeue, and the test saw
+# no kill. So the pipelines run through stand-ins (make_stand_ins) with
+# the array submitted held: the task's stand-in stops itself (SIGSTOP)
+# before it runs the tool, and the tool is then let run in slices of a few
+# milliseconds until its shard file (FILE.part) is begun, and requeued
+# while stopped. Slurm's kill ends a stopped process all the same (SIGKILL
+# after KillWait, slurm_local.sh).
 requeue_mid_run() {
-  local k=$1 part=$2 state=""
-  while :; do
-    state=$(squeue -h -j "${ARRAY_ID}_$k" -t all -o '%T' 2>/dev/null || true)
-    [ "$state" = RUNNING ] && [ -e "$part" ] && break
-    case $state in COMPLETED | FAILED | CANCELLED) fail "task $k ended ($state) before it could be requeued" ;; esac
-    [ $((SECONDS - started)) -lt "$TIMEOUT" ] || fail "timeout waiting for task $k to run"
-    sleep 0.2
+  local k=$1 part=$2 tool=$3 key pid="" polls=0
+  key="$STAND_IN_DIR/$tool-${ARRAY_ID}_$k"
+  touch "$key.hold"
+  scontrol release "$ARRAY_ID" || fail "scontrol release $ARRAY_ID"
+  # the stand-in has written its pid and stopped itself
+  until [ -s "$key.pid" ] && pid=$(cat "$key.pid") && [[ $(ps -o stat= -p "$pid" 2>/dev/null) == T* ]]; do
+    [ $((SECONDS - started)) -lt "$TIMEOUT" ] || fail "timeout waiting for task $k to start"
+    sleep 0.05
+  done
+  until [ -e "$part" ]; do
+    [ $((++polls)) -lt 10000 ] || fail "task ${ARRAY_ID}_$k ($tool) did not begin $part"
+    if ! { kill -CONT "$pid" && sleep 0.005 && kill -STOP "$pid"; } 2>/dev/null; then
+      fail "task ${ARRAY_ID}_$k ($tool) ended before it could be requeued mid-run"
+    fi
   done
   scontrol requeue "${ARRAY_ID}_$k" || fail "scontrol requeue ${ARRAY_ID}_$k"
   echo "  requeued task ${ARRAY_ID}_$k mid-run ($(stat -c %s "$part" 2>/dev/null || echo 0) bytes in $(basename "$part"))"
-  REQUEUED_LOGS+=("$RUN_DIR/$3-${ARRAY_ID}_$k.log")
+  REQUEUED_LOGS+=("$RUN_DIR/$4-${ARRAY_ID}_$k.log")
 }
 
 # PGN without the clock's readings (the Date tag, the seconds of each move).
@@ -123,20 +138,49 @@ check_results() {
   cmp "$ref/perft.txt" "$dir/perft.txt" || fail "perft: merged counts differ"
 }
 
+# Stand-ins for the tools in STAND_IN_DIR: each runs its tool from the
+# build, but array task K of job A first writes its pid to
+# TOOL-A_K.pid and stops itself when TOOL-A_K.hold is there (once: the
+# requeued run goes straight through).
+make_stand_ins() {
+  local tool
+  export STAND_IN_DIR=$work/stand-in REAL_BIN=$build
+  mkdir -p "$STAND_IN_DIR"
+  for tool in tuong tuong-match tuong-datagen; do
+    cat >"$STAND_IN_DIR/$tool" <<'STAND_IN'
+#!/usr/bin/env bash
+key="$STAND_IN_DIR/$(basename "$0")-${SLURM_ARRAY_JOB_ID:-}_${SLURM_ARRAY_TASK_ID:-}"
+if [ -e "$key.hold" ] && [ ! -e "$key.pid" ]; then
+  echo $$ >"$key.pid"
+  kill -STOP $$
+fi
+exec "$REAL_BIN/$(basename "$0")" "$@"
+STAND_IN
+    chmod +x "$STAND_IN_DIR/$tool"
+  done
+}
+
 # Submit the three pipelines into RUN_DIR; with `requeue`, requeue one
-# task of each in the middle of its run.
+# task of each in the middle of its run (through the stand-ins, each
+# array submitted held so that no task can start before requeue_mid_run
+# marks it).
 run_pipelines() {
-  local dir=$1 mode=${2:-} ids=()
-  export RUN_DIR=$dir
-  SHARDS=4 GAMES=$datagen_games SEED=11 DATAGEN_ARGS=$datagen_args PROGRESS=0 submit datagen -- --cpus-per-task=1
+  local dir=$1 mode=${2:-} ids=() hold=()
+  export RUN_DIR=$dir TUONG_BIN=$build
+  if [ "$mode" = requeue ]; then
+    make_stand_ins
+    TUONG_BIN=$STAND_IN_DIR
+    hold=(--hold)
+  fi
+  SHARDS=4 GAMES=$datagen_games SEED=11 DATAGEN_ARGS=$datagen_args PROGRESS=0 submit datagen -- --cpus-per-task=1 "${hold[@]}"
   ids+=("$ARRAY_ID" "$MERGE_ID")
-  [ "$mode" = requeue ] && requeue_mid_run 1 "$dir/datagen-1-of-4.bin.part" tuong-datagen
-  SHARDS=3 MATCH_ARGS=$match_args submit match -- --cpus-per-task=1
+  [ "$mode" = requeue ] && requeue_mid_run 1 "$dir/datagen-1-of-4.bin.part" tuong-datagen tuong-datagen
+  SHARDS=3 MATCH_ARGS=$match_args submit match -- --cpus-per-task=1 "${hold[@]}"
   ids+=("$ARRAY_ID" "$MERGE_ID")
-  [ "$mode" = requeue ] && requeue_mid_run 0 "$dir/match-0-of-3.txt.part" tuong-match
-  SHARDS=4 DEPTH=$perft_depth SPLIT=2 submit perft -- --cpus-per-task=1
+  [ "$mode" = requeue ] && requeue_mid_run 0 "$dir/match-0-of-3.txt.part" tuong-match tuong-match
+  SHARDS=4 DEPTH=$perft_depth SPLIT=2 submit perft -- --cpus-per-task=1 "${hold[@]}"
   ids+=("$ARRAY_ID" "$MERGE_ID")
-  [ "$mode" = requeue ] && requeue_mid_run 2 "$dir/perft-2-of-4.txt.part" tuong-perft
+  [ "$mode" = requeue ] && requeue_mid_run 2 "$dir/perft-2-of-4.txt.part" tuong tuong-perft
   wait_jobs "${ids[@]}"
   for id in "${ids[@]}"; do expect_completed "$id"; done
 }
