@@ -70,6 +70,15 @@ submit() {
   read -r ARRAY_ID MERGE_ID <<<"$ids"
 }
 
+# The state letter of process PID (T: stopped), from /proc (procps may be
+# missing on a bare Debian).
+proc_state() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  stat=${stat##*) }
+  echo "${stat%% *}"
+}
+
 # Requeue array task K of ARRAY_ID in the middle of its run: it is killed
 # and runs again from the start of its shard (after cred_expire,
 # slurm_local.sh). A shard of these sizes lasts a fraction of a second,
@@ -87,7 +96,7 @@ requeue_mid_run() {
   touch "$key.hold"
   scontrol release "$ARRAY_ID" || fail "scontrol release $ARRAY_ID"
   # the stand-in has written its pid and stopped itself
-  until [ -s "$key.pid" ] && pid=$(cat "$key.pid") && [[ $(ps -o stat= -p "$pid" 2>/dev/null) == T* ]]; do
+  until [ -s "$key.pid" ] && pid=$(cat "$key.pid") && [ "$(proc_state "$pid")" = T ]; do
     [ $((SECONDS - started)) -lt "$TIMEOUT" ] || fail "timeout waiting for task $k to start"
     sleep 0.05
   done
