@@ -89,6 +89,23 @@ static void test_build_verify_probe(void **state) {
  * opening reader keeps what comes before the ';'. Each line's position,
  * probed by `probe`, has the value its comment names; a seed gives the
  * same lines again. Runs after test_build_verify_probe (its tables). */
+/* build --dtm writes NAME.lzdtm beside the DTC files and says so per
+ * table; a second run reuses the smaller tables with their DTM. */
+static void test_build_dtm(void **state) {
+    (void)state;
+    char args[512], out[8192], path[128];
+    snprintf(args, sizeof args, "build --out %s/dtm --dtm KRKA", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "dtm:"));
+    const char *names[] = {"KRK", "KRKA"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/dtm/%s.lzdtm", Dir, names[i]);
+        assert_int_equal(access(path, R_OK), 0);
+    }
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRK: reused"));
+}
+
 static void test_sample(void **state) {
     (void)state;
     char args[512], out[8192], again[8192], probed[8192];
@@ -196,6 +213,7 @@ static void test_list(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_verify_probe),
+        cmocka_unit_test(test_build_dtm),
         cmocka_unit_test(test_sample),
         cmocka_unit_test(test_list),
         cmocka_unit_test(test_bad_input_is_one_clear_error),

@@ -8,13 +8,17 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "egtb/egtb_codec.h"
+#include "egtb_capture.h"
+#include "fen.h"
 #include "egtb_reindex.h"
 #include "egtb_solve.h"
 #include "egtb_test_tables.h"
 #include "egtb_unmove.h"
 #include "egtb_verify.h"
+#include "egtb_xq.h"
 #include "movegen.h"
 
 /* XXH64 (seed 0) of both value arrays, Red to move then Black, as the
@@ -42,7 +46,9 @@ static int build_all(void **state) {
     for (int i = 0; i < OLD_NB; i++)
         names[i] = Old[i].name;
     egtb_set_init(&Set, "");
-    return egtb_test_build(&Set, names, OLD_NB, 2) ? 0 : -1;
+    /* With DTM too: each table's DTM solve follows its DTC solve, as in
+     * build --dtm, and must pass egtb_dtm_check (same W/D/L, DTM >= DTC). */
+    return egtb_test_build_dtm(&Set, names, OLD_NB, 2) ? 0 : -1;
 }
 
 static int free_all(void **state) {
@@ -74,6 +80,161 @@ static void test_two_attacker_tables_pass_verify(void **state) {
         int64_t faults = egtb_verify(&Set, egtb_test_table(&Set, names[i]), 2, stderr, err, sizeof err);
         if (faults != 0) fail_msg("%s: %lld faults %s", names[i], (long long)faults, faults < 0 ? err : "");
     }
+}
+
+/* Where the winner has nothing to capture (KRK, KNK, KPK: the loser has
+ * no piece but its king) a mate is the only conversion: DTM is DTC. */
+static void test_dtm_is_dtc_without_captures(void **state) {
+    (void)state;
+    const char *names[] = {"KRK", "KNK", "KPK"};
+    for (int i = 0; i < 3; i++) {
+        const EgtbTable *t = egtb_test_table(&Set, names[i]);
+        for (int c = 0; c < COLOR_NB; c++)
+            if (memcmp(t->val[c], t->dtm[c], t->lay.positions * sizeof(uint16_t)))
+                fail_msg("%s: DTM differs from DTC", names[i]);
+    }
+}
+
+/* Every table built: W/D/L of DTM is DTC's and DTM is never below DTC
+ * (egtb_dtm_check, run again here so that a change to the setup cannot
+ * skip it), and where captures lead somewhere the longest mate is longer
+ * than the longest conversion (KNKA: 38 against 30, as xiangqitb). */
+static void test_dtm_agrees_with_dtc(void **state) {
+    (void)state;
+    for (int i = 0; i < OLD_NB; i++) {
+        char err[256];
+        if (!egtb_dtm_check(egtb_test_table(&Set, Old[i].name), err, sizeof err)) fail_msg("%s", err);
+    }
+    const EgtbTable *t = egtb_test_table(&Set, "KNKA");
+    uint16_t dtc = 0, dtm = 0;
+    for (uint64_t k = 0; k < t->lay.positions; k++)
+        if (t->val[RED][k] != EGTB_ILLEGAL) {
+            if (t->val[RED][k] > dtc) dtc = t->val[RED][k];
+            if (t->dtm[RED][k] > dtm) dtm = t->dtm[RED][k];
+        }
+    assert_int_equal(dtc, 30);
+    assert_int_equal(dtm, 38);
+}
+
+/* The DTM minimax (docs/egtb.md, "DTM files") at every legal position of
+ * t: no legal move a loss 1; a move to a lost child a win of one more
+ * than the least such child; every move to a won child a loss of one
+ * more than the largest; else a draw. A capture's child is read from the
+ * smaller table's DTM, a quiet move's from t's own. Returns the faults. */
+static int dtm_minimax_faults(const EgtbTable *t) {
+    char err[256];
+    EgtbCaptures caps;
+    if (!egtb_captures_init(&caps, &Set, &t->lay.mat, true, err, sizeof err)) fail_msg("%s", err);
+    Position *pos = malloc(sizeof *pos);
+    assert_non_null(pos);
+    MoveList list;
+    int faults = 0;
+    for (int c = 0; c < COLOR_NB; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t v = t->dtm[c][i];
+            if (!egtb_reindex_place(&t->lay, i, (Color)c, pos) || !egtb_decoded_legal(pos)) {
+                faults += v != EGTB_ILLEGAL;
+                continue;
+            }
+            pos->history[0].in_check = pos_compute_in_check(pos);
+            gen_legal(pos, &list);
+            unsigned least_lost = 0, most_won = 0;
+            bool draw = false;
+            for (int k = 0; k < list.count; k++) {
+                Move m = list.moves[k];
+                uint16_t cv;
+                if (pos->board[move_to(m)] != NO_PIECE) {
+                    cv = egtb_capture_value(&caps, pos, m);
+                } else {
+                    Piece pc = pos->board[move_from(m)];
+                    pos_remove_piece(pos, move_from(m));
+                    pos_put_piece(pos, pc, move_to(m));
+                    pos->side = (Color) !pos->side;
+                    cv = egtb_table_dtm(t, pos);
+                    pos->side = (Color) !pos->side;
+                    pos_remove_piece(pos, move_to(m));
+                    pos_put_piece(pos, pc, move_from(m));
+                }
+                if (egtb_is_loss(cv) && (!least_lost || cv < least_lost)) least_lost = cv;
+                if (egtb_is_win(cv) && cv > most_won) most_won = cv;
+                draw |= egtb_is_draw(cv);
+            }
+            unsigned want = list.count == 0 ? 1 : least_lost ? least_lost + 1 : draw ? 0 : most_won + 1;
+            faults += v != want;
+        }
+    free(pos);
+    return faults;
+}
+
+static void test_dtm_is_the_minimax(void **state) {
+    (void)state;
+    for (int i = 0; i < OLD_NB; i++) {
+        int faults = dtm_minimax_faults(egtb_test_table(&Set, Old[i].name));
+        if (faults) fail_msg("%s: %d DTM values break the minimax", Old[i].name, faults);
+    }
+}
+
+static uint16_t dtm_of(const char *fen) {
+    Position *pos = malloc(sizeof *pos);
+    char err[256];
+    assert_non_null(pos);
+    if (!fen_parse(pos, fen, err, sizeof err)) fail_msg("%s: %s", fen, err);
+    uint16_t v = egtb_table_dtm(egtb_test_table(&Set, "KRK"), pos);
+    free(pos);
+    return v;
+}
+
+/* By hand, in KRK: red to move plays Ra2-d2, checking the black king on d10
+ * down the d file (d9 is on it too, e10 faces the red king on e1): DTM 2,
+ * a win mating with this move. After it black to move is mated: DTM 1.
+ * One move before, black's king on d9 may step into that position
+ * (Kd9-d10), so it loses, with DTM at least 3 (it may resist longer
+ * elsewhere, never shorter). */
+static void test_dtm_hand_checked_krk(void **state) {
+    (void)state;
+    assert_int_equal(dtm_of("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"), 2);
+    assert_int_equal(dtm_of("3k5/9/9/9/9/9/9/9/3R5/4K4 b - - 0 1"), 1);
+    uint16_t before = dtm_of("9/3k5/9/9/9/9/9/9/R8/4K4 b - - 0 1");
+    assert_true(egtb_is_loss(before));
+    assert_true(before >= 3);
+}
+
+/* NAME.lzdtm written and read back gives the solver's DTM at every index
+ * (KNKA: captures and long mates; KCK: every position drawn, both sides
+ * singular); a flipped byte is refused with a message. */
+static void test_dtm_file_round_trip(void **state) {
+    (void)state;
+    char dir[] = "/tmp/tuong-dtm-XXXXXX", path[128], err[512];
+    assert_non_null(mkdtemp(dir));
+    const char *names[] = {"KNKA", "KCK"};
+    for (int i = 0; i < 2; i++) {
+        EgtbTable *t = egtb_test_table(&Set, names[i]);
+        if (!egtb_xq_write_dtm(t, dir, err, sizeof err)) fail_msg("%s", err);
+        EgtbTable copy = *t; /* the layout and DTC shared, DTM read afresh */
+        copy.dtm[RED] = copy.dtm[BLACK] = NULL;
+        snprintf(path, sizeof path, "%s/%s.lzdtm", dir, names[i]);
+        if (!egtb_xq_read_dtm(&copy, path, err, sizeof err)) fail_msg("%s", err);
+        for (int c = 0; c < COLOR_NB; c++) {
+            assert_memory_equal(copy.dtm[c], t->dtm[c], t->lay.positions * sizeof(uint16_t));
+            free(copy.dtm[c]);
+        }
+    }
+    snprintf(path, sizeof path, "%s/KNKA.lzdtm", dir);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, 200, SEEK_SET);
+    int b = fgetc(f);
+    fseek(f, 200, SEEK_SET);
+    fputc(b ^ 0x10, f);
+    fclose(f);
+    EgtbTable copy = *egtb_test_table(&Set, "KNKA");
+    copy.dtm[RED] = copy.dtm[BLACK] = NULL;
+    assert_false(egtb_xq_read_dtm(&copy, path, err, sizeof err));
+    assert_non_null(strstr(err, "KNKA.lzdtm"));
+    assert_null(copy.dtm[RED]);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* Signatures for the un-move checks: horses, pawns crossed and not (both
@@ -260,6 +421,11 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_equal_the_edge_solver),
         cmocka_unit_test(test_two_attacker_tables_pass_verify),
+        cmocka_unit_test(test_dtm_is_dtc_without_captures),
+        cmocka_unit_test(test_dtm_agrees_with_dtc),
+        cmocka_unit_test(test_dtm_is_the_minimax),
+        cmocka_unit_test(test_dtm_hand_checked_krk),
+        cmocka_unit_test(test_dtm_file_round_trip),
         cmocka_unit_test(test_decoded_reindex_moves_forward),
         cmocka_unit_test(test_every_unmove_is_a_legal_move),
         cmocka_unit_test(test_every_quiet_move_is_an_unmove),

@@ -3,8 +3,10 @@
 
 #include <string.h>
 
-bool egtb_captures_init(EgtbCaptures *c, EgtbSet *set, const EgtbMaterial *mat, char *err, size_t errlen) {
+bool egtb_captures_init(EgtbCaptures *c, EgtbSet *set, const EgtbMaterial *mat, bool dtm, char *err,
+                        size_t errlen) {
     memset(c, 0, sizeof *c);
+    c->dtm = dtm;
     for (int col = 0; col < COLOR_NB; col++)
         for (int t = ADVISOR; t < TYPE_NB; t++) {
             if (!mat->count[col][t]) continue;
@@ -12,7 +14,8 @@ bool egtb_captures_init(EgtbCaptures *c, EgtbSet *set, const EgtbMaterial *mat, 
             sub.count[col][t]--;
             egtb_sig_normalise(&sub);
             if (!egtb_sig_has_attackers(&sub, RED) && !egtb_sig_has_attackers(&sub, BLACK)) continue;
-            c->sub[make_piece((Color)col, (PieceType)t)] = egtb_set_get(set, &sub, err, errlen);
+            c->sub[make_piece((Color)col, (PieceType)t)] =
+                dtm ? egtb_set_get_dtm(set, &sub, err, errlen) : egtb_set_get(set, &sub, err, errlen);
             if (!c->sub[make_piece((Color)col, (PieceType)t)]) return false;
         }
     return true;
@@ -27,7 +30,7 @@ uint16_t egtb_capture_value(const EgtbCaptures *c, Position *pos, Move m) {
     pos_remove_piece(pos, from);
     pos_put_piece(pos, mover, to);
     pos->side = (Color)!pos->side;
-    uint16_t v = egtb_table_value(sub, pos);
+    uint16_t v = c->dtm ? egtb_table_dtm(sub, pos) : egtb_table_value(sub, pos);
     pos->side = (Color)!pos->side;
     pos_remove_piece(pos, to);
     pos_put_piece(pos, mover, from);

@@ -25,8 +25,17 @@ enum { THREADS_MAX = 64, CHUNK = 1 << 12 };
  * refused rather than miscounted. */
 enum { PENDING_CAPDRAW = 0x80, PENDING_COUNT = 0x7F };
 
+/* DTM mode: a node still open may carry its capture score c (the best a
+ * capture gives it, docs/egtb.md "DTM in Tuong") as OPEN | c; OPEN lies
+ * above any DTM (EGTB_DTM_MAX) and EGTB_ILLEGAL, which has the bit too, is
+ * never open. In DTC mode open nodes are 0 and the test is the same. */
+enum { OPEN = 0x8000, OPEN_SCORE = 0x7FF };
+static inline bool is_open(uint16_t x) { return x == 0 || (x != EGTB_ILLEGAL && (x & OPEN)); }
+
 typedef struct {
     EgtbTable *t;
+    uint16_t *val[COLOR_NB]; /* what is solved: t->val (DTC) or t->dtm */
+    bool dtm;
     EgtbCaptures caps; /* the smaller tables of its captures */
     uint8_t *pending;
     uint64_t nodes;            /* 2 * positions: Red to move, then Black */
@@ -40,21 +49,40 @@ typedef struct {
     MoveList list;
     EgtbReindex reindex;
     uint64_t found; /* step 3: nodes of value `level` spread */
+    unsigned maxc;  /* DTM: the largest capture score seen in step 1 */
     bool failed;
     char err[256];
 } Worker;
 
 /* The values are read and written by both workers in step 3: relaxed
  * atomics (every writer of a node in one level writes the same value). */
-static inline uint16_t *val_at(const EgtbTable *t, uint64_t node) {
-    uint64_t n = t->lay.positions;
-    return node < n ? &t->val[RED][node] : &t->val[BLACK][node - n];
+static inline uint16_t *val_at(const Shared *sh, uint64_t node) {
+    uint64_t n = sh->t->lay.positions;
+    return node < n ? &sh->val[RED][node] : &sh->val[BLACK][node - n];
 }
-static inline uint16_t val_load(const EgtbTable *t, uint64_t node) {
-    return __atomic_load_n(val_at(t, node), __ATOMIC_RELAXED);
+static inline uint16_t val_load(const Shared *sh, uint64_t node) {
+    return __atomic_load_n(val_at(sh, node), __ATOMIC_RELAXED);
 }
-static inline void val_store(const EgtbTable *t, uint64_t node, uint16_t v) {
-    __atomic_store_n(val_at(t, node), v, __ATOMIC_RELAXED);
+static inline void val_store(const Shared *sh, uint64_t node, uint16_t v) {
+    __atomic_store_n(val_at(sh, node), v, __ATOMIC_RELAXED);
+}
+
+/* DTM step 1 after the moves: a capture into a child of DTM w for the
+ * opponent scores w + 1; cwin is the least over lost children, closs the
+ * largest over won ones (0: none). No quiet move settles the node now;
+ * otherwise it stays open with its capture score. A winning capture also
+ * sets the capture-draw bit: the node cannot lose, so its count never
+ * makes it a loss. */
+static void expand_dtm(Worker *w, uint64_t node, int quiet, bool capdraw, unsigned cwin, unsigned closs) {
+    Shared *sh = w->sh;
+    unsigned c = cwin ? cwin : closs;
+    if (c > w->maxc) w->maxc = c;
+    sh->pending[node] = (uint8_t)(quiet | (capdraw || cwin ? PENDING_CAPDRAW : 0));
+    uint16_t *val = val_at(sh, node);
+    if (quiet == 0)
+        *val = (uint16_t)(cwin ? cwin : capdraw ? 0 : closs);
+    else
+        *val = (uint16_t)(c ? (OPEN | c) : 0);
 }
 
 /* Steps 1 and 2 for one node: its moves, its captures scored from the
@@ -64,7 +92,7 @@ static bool expand(Worker *w, uint64_t node) {
     EgtbTable *t = sh->t;
     uint64_t n = t->lay.positions;
     Color side = node < n ? RED : BLACK;
-    uint16_t *val = val_at(t, node);
+    uint16_t *val = val_at(sh, node);
     Position *pos = w->pos;
     if (!egtb_reindex_place(&t->lay, node % n, side, pos) || !egtb_decoded_legal(pos)) {
         *val = EGTB_ILLEGAL;
@@ -80,6 +108,7 @@ static bool expand(Worker *w, uint64_t node) {
     }
     int quiet = 0;
     bool capdraw = false;
+    unsigned cwin = 0, closs = 0;
     for (int i = 0; i < w->list.count; i++) {
         Move m = w->list.moves[i];
         if (pos->board[move_to(m)] == NO_PIECE) {
@@ -87,7 +116,10 @@ static bool expand(Worker *w, uint64_t node) {
             continue;
         }
         uint16_t cv = egtb_capture_value(&sh->caps, pos, m);
-        if (egtb_is_loss(cv)) {
+        if (sh->dtm) {
+            if (egtb_is_loss(cv) && (!cwin || cv + 1u < cwin)) cwin = cv + 1u;
+            if (egtb_is_win(cv) && cv + 1u > closs) closs = cv + 1u;
+        } else if (egtb_is_loss(cv)) { /* DTC: a winning capture converts now */
             *val = 2;
             return true;
         }
@@ -96,6 +128,10 @@ static bool expand(Worker *w, uint64_t node) {
     if (quiet > PENDING_COUNT) {
         snprintf(w->err, sizeof w->err, "%d quiet moves in one position, more than the solver counts", quiet);
         return false;
+    }
+    if (sh->dtm) {
+        expand_dtm(w, node, quiet, capdraw, cwin, closs);
+        return true;
     }
     sh->pending[node] = (uint8_t)(quiet | (capdraw ? PENDING_CAPDRAW : 0));
     if (quiet == 0) *val = capdraw ? 0 : 1;
@@ -111,14 +147,21 @@ static bool expand(Worker *w, uint64_t node) {
  * step 1 has judged every position's legality once, so the un-moves need
  * not. */
 static void tell_parent(const Shared *sh, uint64_t p) {
-    uint16_t v = sh->level;
-    if (val_load(sh->t, p) != 0) return;
+    uint16_t v = sh->level, cur = val_load(sh, p);
+    if (!is_open(cur)) return;
+    /* DTM: a capture win c a parent may hold is at least v + 1 here, or it
+     * would have been settled at level c. */
     if (v & 1) {
-        val_store(sh->t, p, (uint16_t)(v + 1));
+        val_store(sh, p, (uint16_t)(v + 1));
         return;
     }
     uint8_t old = __atomic_fetch_sub(&sh->pending[p], 1, __ATOMIC_RELAXED);
-    if ((old & PENDING_COUNT) == 1 && !(old & PENDING_CAPDRAW)) val_store(sh->t, p, (uint16_t)(v + 1));
+    if ((old & PENDING_COUNT) == 1 && !(old & PENDING_CAPDRAW)) {
+        /* DTM: the loser also resists through its longest capture; a loss
+         * above v + 1 is spread when the levels reach it. */
+        unsigned c = (cur & OPEN) ? (cur & OPEN_SCORE) : 0;
+        val_store(sh, p, (uint16_t)(c > v + 1u ? c : v + 1u));
+    }
 }
 
 /* The parents of every position x stands for: un-moves of x give the
@@ -191,11 +234,20 @@ static void *spread_run(void *arg) {
     for (;;) {
         uint64_t begin, end;
         if (!claim_chunk(sh, &begin, &end)) break;
-        for (uint64_t node = begin; node < end; node++)
-            if (val_load(sh->t, node) == sh->level) {
+        for (uint64_t node = begin; node < end; node++) {
+            uint16_t x = val_load(sh, node);
+            /* DTM: a capture win settles at its own level; only the worker
+             * holding the node's chunk writes it, and no parent writes a
+             * node with a winning capture at an even level. */
+            if (!(sh->level & 1) && x == (OPEN | sh->level)) {
+                val_store(sh, node, sh->level);
+                x = sh->level;
+            }
+            if (x == sh->level) {
                 spread(w, node);
                 w->found++;
             }
+        }
     }
     return NULL;
 }
@@ -238,10 +290,10 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void count_values(const EgtbTable *t, EgtbSolveStats *stats) {
+static void count_values(const Shared *sh, EgtbSolveStats *stats) {
     for (int c = 0; c < COLOR_NB; c++)
-        for (uint64_t i = 0; i < t->lay.positions; i++) {
-            uint16_t v = t->val[c][i];
+        for (uint64_t i = 0; i < sh->t->lay.positions; i++) {
+            uint16_t v = sh->val[c][i];
             if (v == EGTB_ILLEGAL)
                 stats->illegal[c]++;
             else if (v == 0)
@@ -269,9 +321,15 @@ static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err,
             return false;
         }
     /* Values rise by one per level, from the seeds (losses 1, wins 2); a
-     * level past 2 with no node ends it. */
+     * level past 2 with no node ends it, in DTM mode once it has also
+     * passed every capture score (a capture win or loss waits for its
+     * level). */
+    unsigned maxc = 0;
+    for (int i = 0; i < threads; i++)
+        if (w[i].maxc > maxc) maxc = w[i].maxc;
+    unsigned top = sh->dtm ? EGTB_DTM_MAX : EGTB_ILLEGAL - 1u;
     for (sh->level = 1;; sh->level++) {
-        if (sh->level + 1 >= EGTB_ILLEGAL) {
+        if (sh->level + 1u > top) {
             snprintf(err, errlen, "%s: values beyond %u", sh->t->name, (unsigned)sh->level);
             return false;
         }
@@ -281,7 +339,10 @@ static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err,
         run_all(w, threads, spread_run);
         for (int i = 0; i < threads; i++)
             found += w[i].found;
-        if (found == 0 && sh->level >= 2) {
+        if (found == 0 && sh->level >= 2 && sh->level >= maxc) {
+            /* What stays open is a draw (DTM: drop the capture scores). */
+            for (uint64_t node = 0; node < sh->nodes; node++)
+                if (is_open(val_load(sh, node))) val_store(sh, node, 0);
             stats->levels = sh->level;
             stats->seconds_levels = now_s() - t0 - stats->seconds_moves;
             return true;
@@ -289,12 +350,15 @@ static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err,
     }
 }
 
-bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
+static bool solve(EgtbTable *t, bool dtm, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err,
+                  size_t errlen) {
     if (threads < 1) threads = 1;
     if (threads > THREADS_MAX) threads = THREADS_MAX;
-    Shared sh = {.t = t, .nodes = 2 * t->lay.positions};
+    Shared sh = {.t = t, .dtm = dtm, .nodes = 2 * t->lay.positions};
+    for (int c = 0; c < COLOR_NB; c++)
+        sh.val[c] = dtm ? t->dtm[c] : t->val[c];
     /* Every smaller table is loaded before the workers share them. */
-    if (!egtb_captures_init(&sh.caps, subs, &t->lay.mat, err, errlen)) return false;
+    if (!egtb_captures_init(&sh.caps, subs, &t->lay.mat, dtm, err, errlen)) return false;
     sh.pending = calloc(sh.nodes ? sh.nodes : 1, 1);
     Worker *w = calloc((size_t)threads, sizeof *w);
     bool ok = sh.pending && w;
@@ -315,6 +379,41 @@ bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats,
     }
     free(w);
     free(sh.pending);
-    if (ok) count_values(t, stats);
+    if (ok) count_values(&sh, stats);
     return ok;
+}
+
+bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
+    return solve(t, false, subs, threads, stats, err, errlen);
+}
+
+bool egtb_solve_dtm(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
+    for (int c = 0; c < COLOR_NB; c++) {
+        free(t->dtm[c]);
+        t->dtm[c] = calloc(t->lay.positions ? t->lay.positions : 1, sizeof(uint16_t));
+    }
+    bool ok = t->dtm[RED] && t->dtm[BLACK] && solve(t, true, subs, threads, stats, err, errlen);
+    if (!ok && !(t->dtm[RED] && t->dtm[BLACK])) snprintf(err, errlen, "%s: out of memory for DTM", t->name);
+    if (!ok)
+        for (int c = 0; c < COLOR_NB; c++) {
+            free(t->dtm[c]);
+            t->dtm[c] = NULL;
+        }
+    return ok;
+}
+
+bool egtb_dtm_check(const EgtbTable *t, char *err, size_t errlen) {
+    for (int c = 0; c < COLOR_NB; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t a = t->val[c][i], m = t->dtm[c][i];
+            bool same = a == EGTB_ILLEGAL   ? m == EGTB_ILLEGAL
+                        : a == 0            ? m == 0
+                                            : m != EGTB_ILLEGAL && m != 0 && (a & 1) == (m & 1) && m >= a;
+            if (!same) {
+                snprintf(err, errlen, "%s: %s to move, index %llu: DTC %u against DTM %u", t->name,
+                         c == RED ? "red" : "black", (unsigned long long)i, a, m);
+                return false;
+            }
+        }
+    return true;
 }

@@ -49,6 +49,22 @@ typedef struct {
  * false with a message on failure (memory, a missing smaller table). */
 bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen);
 
+/* DTM mode (docs/egtb.md, "DTM in Tuong"): the same steps into fresh
+ * t->dtm arrays, a capture scoring one more than its child's DTM from the
+ * smaller table (which subs must hold with DTM, egtb_set_get_dtm) instead
+ * of ending the count. A node whose quiet moves are still open keeps its
+ * capture score; a win takes the least of it and one more than its
+ * shortest quiet route, a loss the largest of it and one more than its
+ * longest quiet resistance. For signatures with attacking pieces on one
+ * side only. On failure t->dtm stays NULL. */
+bool egtb_solve_dtm(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen);
+
+/* DTM against DTC at every index of t: the same illegal and drawn
+ * positions, the same side winning, and DTM never below DTC (a mate
+ * cannot come before the conversion that leads to it). false with the
+ * first difference. */
+bool egtb_dtm_check(const EgtbTable *t, char *err, size_t errlen);
+
 /* The signatures a capture in mat can lead to that need a table (some
  * side keeps an attacker), each normalised and listed once; returns the
  * count (at most 2 * TYPE_NB). */

@@ -27,8 +27,10 @@ bool egtb_table_alloc(EgtbTable *t, const EgtbMaterial *mat, char *err, size_t e
 }
 
 void egtb_table_free(EgtbTable *t) {
-    free(t->val[RED]);
-    free(t->val[BLACK]);
+    for (int c = 0; c < COLOR_NB; c++) {
+        free(t->val[c]);
+        free(t->dtm[c]);
+    }
     egtb_layout_free(&t->lay);
     memset(t, 0, sizeof *t);
 }
@@ -102,6 +104,18 @@ EgtbTable *egtb_set_get(EgtbSet *set, const EgtbMaterial *mat, char *err, size_t
     return t;
 }
 
+EgtbTable *egtb_set_get_dtm(EgtbSet *set, const EgtbMaterial *mat, char *err, size_t errlen) {
+    EgtbTable *t = egtb_set_get(set, mat, err, errlen);
+    if (!t || t->dtm[RED]) return t;
+    if (!set->dir[0]) {
+        snprintf(err, errlen, "no DTM for %s", t->name);
+        return NULL;
+    }
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s%s", set->dir, t->name, EGTB_DTM_EXT);
+    return egtb_xq_read_dtm(t, path, err, errlen) ? t : NULL;
+}
+
 bool egtb_probe(EgtbSet *set, const Position *pos, uint16_t *value, char *err, size_t errlen) {
     EgtbMaterial mat;
     egtb_sig_of_position(pos, &mat);
@@ -120,4 +134,10 @@ uint16_t egtb_table_value(const EgtbTable *t, const Position *pos) {
     Color side;
     uint64_t idx = egtb_index_of(&t->lay, pos, &side);
     return t->val[side][idx];
+}
+
+uint16_t egtb_table_dtm(const EgtbTable *t, const Position *pos) {
+    Color side;
+    uint64_t idx = egtb_index_of(&t->lay, pos, &side);
+    return t->dtm[side][idx];
 }

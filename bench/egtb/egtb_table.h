@@ -16,6 +16,10 @@
  *
  * On disk a table is xiangqitb's pair of files (egtb_xq.h): NAME.lzw
  * (WDL) and NAME.lzdtc (these values, illegal ones stored as 0).
+ *
+ * DTM (docs/egtb.md, "DTM files"), when asked for, is a second array on
+ * the same scale: v - 1 plies to mate, the count going on through captures
+ * into the smaller tables; the W/D/L is DTC's. On disk NAME.lzdtm.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,11 +31,17 @@ enum { EGTB_ILLEGAL = 0xFFFF };
 
 #define EGTB_DTC_EXT ".lzdtc"
 #define EGTB_WDL_EXT ".lzw"
+#define EGTB_DTM_EXT ".lzdtm"
+
+/* The largest DTM value xiangqitb's entry holds (11 bits, its
+ * DTM_SCORE_MAX): a longer mate is refused rather than written wrong. */
+enum { EGTB_DTM_MAX = 2040 };
 
 typedef struct {
     EgtbLayout lay;
     char name[EGTB_NAME_MAX];
     uint16_t *val[COLOR_NB]; /* lay.positions values per side to move */
+    uint16_t *dtm[COLOR_NB]; /* DTM on the same scale; NULL until solved or loaded */
 } EgtbTable;
 
 static inline bool egtb_is_win(uint16_t v) { return v != EGTB_ILLEGAL && v != 0 && !(v & 1); }
@@ -53,7 +63,9 @@ typedef struct {
 void egtb_set_init(EgtbSet *set, const char *dir);
 void egtb_set_free(EgtbSet *set);
 /* Memory a table's values take. */
-static inline uint64_t egtb_table_bytes(const EgtbTable *t) { return 2 * t->lay.positions * sizeof(uint16_t); }
+static inline uint64_t egtb_table_bytes(const EgtbTable *t) {
+    return (t->dtm[RED] ? 4 : 2) * t->lay.positions * sizeof(uint16_t);
+}
 /* Free the tables of the set, the oldest first, that are not among keep[0..nkeep-1], until
  * the values of those left take at most bytes_max (they load again from DIR when
  * asked for): a long build keeps only what its next tables read. */
@@ -64,10 +76,15 @@ bool egtb_set_add(EgtbSet *set, EgtbTable *t);
  * (xiangqitb's DTC file, ours or xiangqitb's); NULL with a message if it is
  * neither in the set nor readable. */
 EgtbTable *egtb_set_get(EgtbSet *set, const EgtbMaterial *mat, char *err, size_t errlen);
+/* The same, with its DTM: solved in this run, or read on first use from
+ * DIR/NAME.lzdtm; NULL with a message when neither. */
+EgtbTable *egtb_set_get_dtm(EgtbSet *set, const EgtbMaterial *mat, char *err, size_t errlen);
 
 /* The value in t of pos for its side to move; pos has t's material, in
  * either colouring (egtb_index_of), and only its boards are read. */
 uint16_t egtb_table_value(const EgtbTable *t, const Position *pos);
+/* The same from the DTM array (which must be there). */
+uint16_t egtb_table_dtm(const EgtbTable *t, const Position *pos);
 
 /* The value of pos for its side to move. Material without a chariot,
  * horse, cannon or pawn on either side is a draw without a table (as in

@@ -170,7 +170,7 @@ int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, ch
     if (threads > THREADS_MAX) threads = THREADS_MAX;
     Shared sh = {.t = t, .out = out};
     /* The smaller tables load now: the workers then only read them. */
-    if (!egtb_captures_init(&sh.caps, set, &t->lay.mat, err, errlen)) return -1;
+    if (!egtb_captures_init(&sh.caps, set, &t->lay.mat, false, err, errlen)) return -1;
     Worker w[THREADS_MAX];
     pthread_t tid[THREADS_MAX];
     bool started[THREADS_MAX] = {false};

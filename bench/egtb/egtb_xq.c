@@ -11,7 +11,7 @@
 #include "egtb_reindex.h"
 
 /* The header constants as egtb_file.c reads them. */
-enum { XQ_WDL_MAGIC = 0x7550918f, XQ_DTC_MAGIC = 0xb19122de, XQ_SINGULAR = 0x80, XQ_WDL_BLOCK = 65536 };
+enum { XQ_WDL_MAGIC = 0x7550918f, XQ_DTC_MAGIC = 0xb19122de, XQ_DTM_MAGIC = 0xc7b382a6, XQ_SINGULAR = 0x80, XQ_WDL_BLOCK = 65536 };
 static const uint64_t XqChecksumSeed = 0xf0f0f0f0f0f0ULL;
 
 bool egtb_xq_parse_wdl(const EgtbLayout *lay, const uint8_t *file, size_t size, uint8_t *wdl[COLOR_NB], int *tables,
@@ -269,12 +269,13 @@ bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t er
     return ok;
 }
 
-bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtc[COLOR_NB], int *tables,
-                       bool *order128, char *err, size_t errlen) {
+/* DTC or DTM entries (kind) into dtc[]; *flag is the header's byte 1. */
+static bool parse_lzma16(EgtbFileKind kind, const EgtbLayout *lay, const uint8_t *file, size_t size,
+                         uint16_t *dtc[COLOR_NB], int *tables, bool *flag, char *err, size_t errlen) {
     EgtbFile f;
-    if (!egtb_file_parse(&f, EGTB_FILE_DTC, lay, file, size, err, errlen)) return false;
+    if (!egtb_file_parse(&f, kind, lay, file, size, err, errlen)) return false;
     *tables = f.tables;
-    *order128 = f.order128;
+    *flag = kind == EGTB_FILE_DTM ? f.rule_bits : f.order128;
     uint64_t n = lay->positions;
     uint8_t *buf = NULL;
     EgtbLzmaWork *work = NULL;
@@ -307,6 +308,16 @@ bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, 
     return ok;
 }
 
+bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtc[COLOR_NB], int *tables,
+                       bool *order128, char *err, size_t errlen) {
+    return parse_lzma16(EGTB_FILE_DTC, lay, file, size, dtc, tables, order128, err, errlen);
+}
+
+bool egtb_xq_parse_dtm(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtm[COLOR_NB], int *tables,
+                       bool *rule_bits, char *err, size_t errlen) {
+    return parse_lzma16(EGTB_FILE_DTM, lay, file, size, dtm, tables, rule_bits, err, errlen);
+}
+
 enum { XQ_DTC_BLOCK = 1 << 20, XQ_DTC_CSIZE_MAX = (1 << 20) - 1 };
 
 /* LZMA-compress bytes in blocks of 1 MiB into data (csize per block). */
@@ -322,7 +333,20 @@ static bool dtc_compress(const uint8_t *raw, uint64_t bytes, uint8_t *data, uint
     return true;
 }
 
-bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t errlen) {
+/* DTM entries (docs/egtb.md, "DTM files"): v in bits 0-10, bit 11 the win
+ * flag, rule bits 12-15 never set here (one side attacking). */
+enum { XQ_DTM_SCORE = 0x7FF, XQ_DTM_WIN = 0x800, XQ_DTM_RULE_SHIFT = 12 };
+
+/* An entry as stored: illegal as 0; DTM wins with their flag. */
+static uint16_t entry_of(uint16_t v, bool dtm) {
+    if (v == EGTB_ILLEGAL) return 0;
+    return dtm && egtb_is_win(v) ? (uint16_t)(v | XQ_DTM_WIN) : v;
+}
+
+/* The DTC and DTM writer: both are 16-bit entries in LZMA blocks, told
+ * apart by the magic. */
+static bool write_lzma16(const EgtbTable *t, bool dtm, const char *dir, char *err, size_t errlen) {
+    uint16_t *const *vals = dtm ? t->dtm : t->val;
     int tables = egtb_sig_symmetric(&t->lay.mat) ? 1 : 2;
     uint64_t n = t->lay.positions, bytes = 2 * n;
     uint32_t blocks = (uint32_t)((bytes + XQ_DTC_BLOCK - 1) / XQ_DTC_BLOCK), tail = (uint32_t)(bytes % XQ_DTC_BLOCK);
@@ -335,7 +359,7 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
     if (!ok) snprintf(err, errlen, "out of memory");
     for (int c = 0; ok && c < tables; c++) {
         for (uint64_t i = 0; i < n; i++) {
-            uint16_t v = t->val[c][i] == EGTB_ILLEGAL ? 0 : t->val[c][i];
+            uint16_t v = entry_of(vals[c][i], dtm);
             singular[c] &= v == 0; /* xiangqitb: singular only when all drawn */
             raw[2 * i] = (uint8_t)v;
             raw[2 * i + 1] = (uint8_t)(v >> 8);
@@ -344,7 +368,7 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
         data[c] = malloc((size_t)blocks * XQ_DTC_CSIZE_MAX);
         csize[c] = malloc(sizeof(uint32_t) * blocks);
         ok = data[c] && csize[c] && dtc_compress(raw, bytes, data[c], csize[c], &data_size[c]);
-        if (!ok) snprintf(err, errlen, "%s: out of memory, or a DTC block does not compress below 1 MiB", t->name);
+        if (!ok) snprintf(err, errlen, "%s: out of memory, or a block does not compress below 1 MiB", t->name);
     }
     free(raw);
     /* Sizes as save_egtb_table lays them out. */
@@ -365,7 +389,7 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
     }
     if (ok) {
         size_t at = 8;
-        wr32(file, XQ_DTC_MAGIC);
+        wr32(file, dtm ? XQ_DTM_MAGIC : XQ_DTC_MAGIC);
         wr32(file + 4, (egtb_sig_material_key(&t->lay.mat) << 2) + (uint32_t)tables);
         for (int c = 0; c < tables; c++) {
             if (singular[c]) {
@@ -373,7 +397,7 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
                 at += 2;
                 continue;
             }
-            wr32(file + at + 2, tail); /* byte 1: order-128 flag, 0 */
+            wr32(file + at + 2, tail); /* byte 1: order-128 (DTC) or rule-bits (DTM) flag, 0 */
             wr32(file + at + 6, XQ_DTC_BLOCK);
             wr32(file + at + 10, blocks);
             wr64(file + at + 14, data_size[c]);
@@ -390,7 +414,7 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
             memcpy(file + data_at[c], data[c], data_size[c]);
         }
         wr64(file + size, egtb_xxh64(file, size, XqChecksumSeed));
-        ok = write_whole(dir, t->name, EGTB_DTC_EXT, file, size + 8, err, errlen);
+        ok = write_whole(dir, t->name, dtm ? EGTB_DTM_EXT : EGTB_DTC_EXT, file, size + 8, err, errlen);
     }
     free(file);
     for (int c = 0; c < COLOR_NB; c++) {
@@ -400,31 +424,59 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
     return ok;
 }
 
+bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t errlen) {
+    return write_lzma16(t, false, dir, err, errlen);
+}
+
+bool egtb_xq_write_dtm(const EgtbTable *t, const char *dir, char *err, size_t errlen) {
+    if (!t->dtm[RED] || !t->dtm[BLACK]) {
+        snprintf(err, errlen, "%s: no DTM solved", t->name);
+        return false;
+    }
+    return write_lzma16(t, true, dir, err, errlen);
+}
+
+/* The whole file at path, malloc'd (NULL when out of memory); *opened
+ * false (errno set) when it cannot be opened. */
+static uint8_t *read_all(const char *path, size_t *size, bool *opened) {
+    uint8_t *file = NULL;
+    size_t cap = 0, got;
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    *opened = f != NULL;
+    if (!f) return NULL;
+    do {
+        if (*size == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            uint8_t *p = realloc(file, cap);
+            if (!p) {
+                free(file);
+                file = NULL;
+                break;
+            }
+            file = p;
+        }
+        got = fread(file + *size, 1, cap - *size, f);
+        *size += got;
+    } while (got > 0);
+    fclose(f);
+    return file;
+}
+
 bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat, char *err, size_t errlen) {
     char why[400];
     if (!egtb_table_alloc(t, mat, why, sizeof why)) {
         snprintf(err, errlen, "%s", why);
         return false;
     }
-    uint8_t *file = NULL;
-    size_t size = 0, cap = 0, got;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t size = 0;
+    bool opened;
+    uint8_t *file = read_all(path, &size, &opened);
+    if (!opened) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         egtb_table_free(t);
         return false;
     }
-    do {
-        if (size == cap) {
-            cap = cap ? 2 * cap : 1 << 16;
-            uint8_t *p = realloc(file, cap);
-            if (!p) break;
-            file = p;
-        }
-        got = fread(file + size, 1, cap - size, f);
-        size += got;
-    } while (got > 0);
-    fclose(f);
     uint64_t n = t->lay.positions;
     uint16_t *raw[COLOR_NB] = {malloc(2 * n + 2), malloc(2 * n + 2)};
     Position *pos = malloc(sizeof *pos);
@@ -460,4 +512,65 @@ bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat,
         egtb_table_free(t);
     }
     return ok;
+}
+
+/* A stored DTM entry back on the solver's scale (wins even, losses odd);
+ * false for what the generator does not read: rule bits, or a win flag
+ * against the parity (a both-sides table, docs/egtb.md "DTM files"). */
+static bool dtm_value(uint16_t e, uint16_t *v) {
+    uint16_t x = e & XQ_DTM_SCORE;
+    bool win = e & XQ_DTM_WIN;
+    *v = x;
+    if (e >> XQ_DTM_RULE_SHIFT) return false;
+    return x == 0 ? !win : win == !(x & 1);
+}
+
+bool egtb_xq_read_dtm(EgtbTable *t, const char *path, char *err, size_t errlen) {
+    char why[400] = "out of memory";
+    uint64_t n = t->lay.positions;
+    size_t size = 0;
+    bool opened;
+    uint8_t *file = read_all(path, &size, &opened);
+    if (!opened) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    uint16_t *dtm[COLOR_NB] = {malloc(2 * n + 2), malloc(2 * n + 2)};
+    int tables = 0;
+    bool rule_bits = false;
+    bool ok = file && dtm[RED] && dtm[BLACK] &&
+              egtb_xq_parse_dtm(&t->lay, file, size, dtm, &tables, &rule_bits, why, sizeof why);
+    if (ok && tables != 2) {
+        snprintf(why, sizeof why, "one table (symmetric signature): not supported");
+        ok = false;
+    }
+    if (ok && rule_bits) {
+        snprintf(why, sizeof why, "rule bits kept (both sides attacking): not supported");
+        ok = false;
+    }
+    for (int c = 0; ok && c < COLOR_NB; c++)
+        for (uint64_t i = 0; ok && i < n; i++) {
+            uint16_t v;
+            if (t->val[c][i] == EGTB_ILLEGAL) { /* illegal as in the DTC table: stored as 0 */
+                dtm[c][i] = EGTB_ILLEGAL;
+            } else if (!dtm_value(dtm[c][i], &v)) {
+                snprintf(why, sizeof why, "index %llu: entry %04x has rule bits or a win flag against its value",
+                         (unsigned long long)i, dtm[c][i]);
+                ok = false;
+            } else {
+                dtm[c][i] = v;
+            }
+        }
+    free(file);
+    if (!ok) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        free(dtm[RED]);
+        free(dtm[BLACK]);
+        return false;
+    }
+    for (int c = 0; c < COLOR_NB; c++) {
+        free(t->dtm[c]);
+        t->dtm[c] = dtm[c];
+    }
+    return true;
 }

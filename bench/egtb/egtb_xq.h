@@ -51,3 +51,20 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
  * single table (symmetric signature): both need the rule loop, not written
  * yet. false with a message. */
 bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat, char *err, size_t errlen);
+
+/* Parse a xiangqitb DTM file (NAME.lzdtm, magic 0xc7b382a6, DTC's layout)
+ * of lay's signature: raw entries as egtb_xq_parse_dtc; *rule_bits is
+ * the header flag. */
+bool egtb_xq_parse_dtm(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtm[COLOR_NB], int *tables,
+                       bool *rule_bits, char *err, size_t errlen);
+
+/* Write t's DTM (t->dtm) as DIR/NAME.lzdtm: wins v | 0x800, losses v,
+ * draws and illegal entries 0, rule flag 0, a side with no win and no
+ * loss singular; false with a message. */
+bool egtb_xq_write_dtm(const EgtbTable *t, const char *dir, char *err, size_t errlen);
+
+/* Read t->dtm from the DTM file at path; t must hold its DTC values
+ * already (they say which indices are illegal). Refuses rule bits, a win
+ * flag against the parity of its value, and a single table. false with a
+ * message (t->dtm unchanged). */
+bool egtb_xq_read_dtm(EgtbTable *t, const char *path, char *err, size_t errlen);

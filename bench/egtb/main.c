@@ -2,7 +2,8 @@
 /*
  * tuong-egtb: make, check and read endgame tables (docs/egtb.md).
  *
- *   tuong-egtb build --out DIR [--threads N] [--max-memory GIB] SIG...   (xiangqitb's NAME.lzw and NAME.lzdtc)
+ *   tuong-egtb build --out DIR [--threads N] [--max-memory GIB] [--dtm] SIG...
+ *                                   (xiangqitb's NAME.lzw and NAME.lzdtc; NAME.lzdtm with --dtm)
  *   tuong-egtb list [--max-positions N]   (issue 32's signatures, fewest positions first)
  *   tuong-egtb verify DIR [--threads N] [SIG...]   (every table in DIR, or those named)
  *   tuong-egtb probe DIR FEN
@@ -43,7 +44,7 @@ enum { BUILD_MEMORY_GIB_DEFAULT = 8 };
 enum { SAMPLE_COUNT_MAX = 1000000, SAMPLE_COUNT_DEFAULT = 10, SAMPLE_SEED_DEFAULT = 1 };
 
 static int usage(void) {
-    fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] [--max-memory GIB] SIG...\n"
+    fprintf(stderr, "usage: tuong-egtb build --out DIR [--threads N] [--max-memory GIB] [--dtm] SIG...\n"
                     "       tuong-egtb list [--max-positions N]\n"
                     "       tuong-egtb verify DIR [--threads N] [SIG...]\n"
                     "       tuong-egtb probe DIR FEN\n"
@@ -77,9 +78,31 @@ static bool file_exists(const char *path) {
     return stat(path, &st) == 0;
 }
 
+/* build --dtm after a table's DTC: its DTM solve, the check of its W/D/L
+ * against DTC at every index, and NAME.lzdtm; false after a message. */
+static bool build_dtm(EgtbTable *t, EgtbSet *set, int threads, const char *out) {
+    EgtbSolveStats st;
+    char err[512];
+    double t0 = now_s();
+    if (!egtb_solve_dtm(t, set, threads, &st, err, sizeof err) || !egtb_dtm_check(t, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: DTM: %s\n", err);
+        return false;
+    }
+    double t1 = now_s();
+    if (!egtb_xq_write_dtm(t, out, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return false;
+    }
+    printf("  dtm: %.2f s (moves %.2f, %u levels %.2f, files %.2f); longest red %u, black %u\n", now_s() - t0,
+           st.seconds_moves, (unsigned)st.levels, st.seconds_levels, now_s() - t1, st.longest[RED],
+           st.longest[BLACK]);
+    return true;
+}
+
 static int cmd_build(int argc, char **argv) {
     const char *out = NULL;
     int threads = 1;
+    bool dtm = false;
     double memory_gib = BUILD_MEMORY_GIB_DEFAULT;
     static EgtbMaterial want[BUILD_MAX], plan[BUILD_MAX];
     int nwant = 0;
@@ -93,6 +116,8 @@ static int cmd_build(int argc, char **argv) {
                 fprintf(stderr, "tuong-egtb: --threads %s: want 1..64\n", argv[i]);
                 return 1;
             }
+        } else if (!strcmp(argv[i], "--dtm")) {
+            dtm = true;
         } else if (!strcmp(argv[i], "--max-memory") && i + 1 < argc) {
             char *end;
             memory_gib = strtod(argv[++i], &end);
@@ -156,12 +181,22 @@ static int cmd_build(int argc, char **argv) {
         snprintf(path, sizeof path, "%s/%s%s", out, name, EGTB_DTC_EXT);
         bool asked = false;
         for (int k = 0; k < nwant; k++) asked |= !memcmp(&want[k], &plan[i], sizeof plan[i]);
-        if (!asked && file_exists(path)) {
-            if (egtb_set_get(&set, &plan[i], err, sizeof err)) {
+        char dtm_path[1200];
+        snprintf(dtm_path, sizeof dtm_path, "%s/%s%s", out, name, EGTB_DTM_EXT);
+        if (!asked && file_exists(path) && (!dtm || file_exists(dtm_path))) {
+            if (dtm ? egtb_set_get_dtm(&set, &plan[i], err, sizeof err) != NULL
+                    : egtb_set_get(&set, &plan[i], err, sizeof err) != NULL) {
                 printf("%s: reused %s\n", name, path);
                 continue;
             }
             fprintf(stderr, "tuong-egtb: %s; building it again\n", err);
+            for (int k = 0; k < set.count; k++) /* a DTC loaded before its DTM failed */
+                if (!strcmp(set.table[k]->name, name)) {
+                    egtb_table_free(set.table[k]);
+                    free(set.table[k]);
+                    set.table[k] = set.table[--set.count];
+                    break;
+                }
         }
         EgtbMaterial need[2 * TYPE_NB];
         egtb_set_trim(&set, need, egtb_solve_needs(&plan[i], need), SET_BYTES_MAX);
@@ -191,6 +226,12 @@ static int cmd_build(int argc, char **argv) {
             printf("  %s to move: %llu win, %llu draw, %llu loss, %llu illegal; longest %u\n",
                    c == RED ? "red" : "black", (unsigned long long)st.win[c], (unsigned long long)st.draw[c],
                    (unsigned long long)st.loss[c], (unsigned long long)st.illegal[c], st.longest[c]);
+        if (dtm && !build_dtm(t, &set, threads, out)) {
+            egtb_table_free(t);
+            free(t);
+            rc = 1;
+            break;
+        }
         fflush(stdout); /* a long build shows its progress in a log */
         egtb_set_add(&set, t);
     }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #endif
 
-enum { XQ_WDL_MAGIC = 0x7550918f, XQ_DTC_MAGIC = 0xb19122de, XQ_SINGULAR = 0x80 };
+enum { XQ_WDL_MAGIC = 0x7550918f, XQ_DTC_MAGIC = 0xb19122de, XQ_DTM_MAGIC = 0xc7b382a6, XQ_SINGULAR = 0x80 };
 static const uint64_t XqChecksumSeed = 0xf0f0f0f0f0f0ULL;
 
 /* What both file kinds start with: the size, the checksum, the magic, and
@@ -67,11 +67,12 @@ bool egtb_file_parse(EgtbFile *f, EgtbFileKind kind, const EgtbLayout *lay, cons
     const bool wdl = kind == EGTB_FILE_WDL;
     memset(f, 0, sizeof *f);
     f->kind = kind;
-    if (!check_header(lay, file, size, wdl ? XQ_WDL_MAGIC : XQ_DTC_MAGIC, wdl ? "WDL" : "DTC", &f->tables, err,
-                      errlen))
+    const bool dtm = kind == EGTB_FILE_DTM;
+    if (!check_header(lay, file, size, wdl ? XQ_WDL_MAGIC : dtm ? XQ_DTM_MAGIC : XQ_DTC_MAGIC,
+                      wdl ? "WDL" : dtm ? "DTM" : "DTC", &f->tables, err, errlen))
         return false;
     /* Bytes per side to move: 2-bit WDL entries packed four to a byte, or
-     * 16-bit DTC entries. */
+     * 16-bit DTC or DTM entries. */
     uint64_t bytes = wdl ? (lay->positions + 3) / 4 : 2 * lay->positions;
     size_t at = 8, body = size - 8;
     for (int c = 0; c < f->tables; c++) {
@@ -96,7 +97,11 @@ bool egtb_file_parse(EgtbFile *f, EgtbFileKind kind, const EgtbLayout *lay, cons
             t->data_size = egtb_rd64(file + at + 12);
             at += 20;
         } else {
-            f->order128 |= file[at + 1] != 0;
+            /* Header byte 1: DTC's order-128 layout, DTM's "rule bits kept". */
+            if (dtm)
+                f->rule_bits |= file[at + 1] != 0;
+            else
+                f->order128 |= file[at + 1] != 0;
             t->tail = egtb_rd32(file + at + 2);
             t->block = egtb_rd32(file + at + 6);
             t->blocks = egtb_rd32(file + at + 10);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
- * One xiangqitb table file, WDL (NAME.lzw) or DTC (NAME.lzdtc), as
+ * One xiangqitb table file, WDL (NAME.lzw), DTC (NAME.lzdtc) or DTM
+ * (NAME.lzdtm: DTC's layout with its own magic), as
  * docs/egtb.md ("File layout") describes it: mapped into memory read-only
  * (mmap, or CreateFileMapping/MapViewOfFile on Windows), its header checked
  * once (size 64 k + 8, XXH64, magic, material key, block layout), then read
@@ -15,7 +16,7 @@
 #include "egtb_index.h"
 #include "egtb_lzma.h"
 
-typedef enum { EGTB_FILE_WDL = 0, EGTB_FILE_DTC } EgtbFileKind;
+typedef enum { EGTB_FILE_WDL = 0, EGTB_FILE_DTC, EGTB_FILE_DTM } EgtbFileKind;
 
 /* xiangqitb's WDL entries: 0 draw, 1 loss, 2 win, 3 illegal (only
  * trustworthy for legal positions: illegal runs are overwritten). */
@@ -40,6 +41,7 @@ typedef struct {
     EgtbFileKind kind;
     int tables;      /* 1 (symmetric signature: Red to move only) or 2 */
     bool order128;   /* DTC: the order-128 entry layout */
+    bool rule_bits;  /* DTM: entries may carry rule bits 12-15 (header byte 1) */
     EgtbFileTable t[COLOR_NB];
 } EgtbFile;
 
@@ -54,7 +56,7 @@ static inline uint32_t egtb_file_block_size(const EgtbFileTable *t, uint32_t b) 
 }
 
 /* Decode block b of table t into dst (egtb_file_block_size bytes); work is
- * needed for DTC files only. false on bad data. Allocates nothing. */
+ * needed for DTC and DTM files only. false on bad data. Allocates nothing. */
 bool egtb_file_block(const EgtbFile *f, const EgtbFileTable *t, uint32_t b, uint8_t *dst, EgtbLzmaWork *work);
 
 /* A file mapped read-only. */

@@ -5,19 +5,29 @@
 
 #include <stdlib.h>
 
-bool egtb_test_build(EgtbSet *set, const char *const *names, int count, int threads) {
+static bool build(EgtbSet *set, const char *const *names, int count, int threads, bool dtm) {
     for (int i = 0; i < count; i++) {
         EgtbMaterial mat;
         char err[256] = "";
         EgtbSolveStats st;
         EgtbTable *t = malloc(sizeof *t);
         if (!t || !egtb_sig_parse(&mat, names[i], err, sizeof err) || !egtb_table_alloc(t, &mat, err, sizeof err) ||
-            !egtb_solve(t, set, threads, &st, err, sizeof err) || !egtb_set_add(set, t)) {
+            !egtb_solve(t, set, threads, &st, err, sizeof err) ||
+            (dtm && (!egtb_solve_dtm(t, set, threads, &st, err, sizeof err) || !egtb_dtm_check(t, err, sizeof err))) ||
+            !egtb_set_add(set, t)) {
             fprintf(stderr, "building %s: %s\n", names[i], err[0] ? err : "out of memory");
             return false;
         }
     }
     return true;
+}
+
+bool egtb_test_build(EgtbSet *set, const char *const *names, int count, int threads) {
+    return build(set, names, count, threads, false);
+}
+
+bool egtb_test_build_dtm(EgtbSet *set, const char *const *names, int count, int threads) {
+    return build(set, names, count, threads, true);
 }
 
 EgtbTable *egtb_test_table(EgtbSet *set, const char *name) {
