@@ -104,6 +104,16 @@ static void test_build_dtm(void **state) {
     }
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "KRK: reused"));
+    /* probe reads the DTM file through the engine's prober: Ra2-d2 mates
+     * (DTC and DTM both 1 ply). */
+    snprintf(args, sizeof args, "probe %s/dtm '3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1'", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_memory_equal(out, "win dtc 1 dtm 1\n", 16);
+    /* A truncated DTM file: one clear line, a non-zero exit, no crash. */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "truncate -s 100 %s/dtm/KRK.lzdtm", Dir);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    expect_error(args, "KRK.lzdtm: not a xiangqitb file");
 }
 
 static void test_sample(void **state) {

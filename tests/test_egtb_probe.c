@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "egtb/egtb_probe.h"
@@ -26,7 +27,7 @@ static const char *const Built[] = {"KRK", "KNK", "KPK", "KRKA", "KNKA", "KPKA",
 enum { BUILT_NB = sizeof Built / sizeof Built[0] };
 
 static EgtbSet Set;
-static char Dir[64], Bad[64];
+static char Dir[64], Bad[64], DtmDir[80], DtmBad[80];
 static int T5s;
 
 static EgtbTable *table(const char *name) { return egtb_test_table(&Set, name); }
@@ -38,12 +39,18 @@ static int setup(void **state) {
     snprintf(Dir, sizeof Dir, "/tmp/tuong-egtb-probe-XXXXXX");
     snprintf(Bad, sizeof Bad, "/tmp/tuong-egtb-probe-bad-XXXXXX");
     if (!mkdtemp(Dir) || !mkdtemp(Bad)) return -1;
+    /* DTM files in directories of their own (as xiangqitb keeps them in
+     * dtm/), so that the tests of the DTC root see none. */
+    snprintf(DtmDir, sizeof DtmDir, "%s/dtm", Dir);
+    snprintf(DtmBad, sizeof DtmBad, "%s/dtm", Bad);
+    if (mkdir(DtmDir, 0777) || mkdir(DtmBad, 0777)) return -1;
     egtb_set_init(&Set, "");
-    if (!egtb_test_build(&Set, Built, BUILT_NB, 2)) return -1;
+    if (!egtb_test_build_dtm(&Set, Built, BUILT_NB, 2)) return -1;
     for (int i = 0; i < BUILT_NB; i++) {
         char err[256];
         EgtbTable *t = table(Built[i]);
-        if (!egtb_xq_write_wdl(t, Dir, err, sizeof err) || !egtb_xq_write_dtc(t, Dir, err, sizeof err)) {
+        if (!egtb_xq_write_wdl(t, Dir, err, sizeof err) || !egtb_xq_write_dtc(t, Dir, err, sizeof err) ||
+            !egtb_xq_write_dtm(t, DtmDir, err, sizeof err)) {
             fprintf(stderr, "writing %s: %s\n", Built[i], err);
             return -1;
         }
@@ -181,6 +188,94 @@ static void test_bad_files_refused(void **state) {
     assert_non_null(strstr(r.errors_text, "/nonexistent-tuong-dir"));
     assert_non_null(strstr(r.last, "no endgame tables"));
     assert_int_equal(EgtbMaxPieces, 0);
+}
+
+/* The prober's DTM of pos equals the generator's DTM v (win from the
+ * flag, never the parity; the same v). */
+static void expect_dtm(const Position *pos, uint16_t v, const char *what) {
+    EgtbDtm d;
+    char fen[FEN_MAX];
+    if (!egtb_probe_dtm(pos, &d)) fail_msg("%s %s: no DTM probe", what, fen_write(pos, fen));
+    if (d.v != v || d.win != egtb_is_win(v) || d.rule != 0)
+        fail_msg("%s %s: dtm %u win %d rule %u, the generator says %u", what, fen_write(pos, fen), d.v, d.win,
+                 d.rule, v);
+}
+
+/* DTM files loaded beside WDL and DTC (from a second directory): every
+ * legal position of every table, as it stands, colour-swapped and
+ * mirrored, probes the generator's DTM; KRKAA's longest mate is longer
+ * than its longest conversion, so the captures were counted through. */
+static void test_probe_dtm_equals_generator(void **state) {
+    (void)state;
+    char paths[200];
+    snprintf(paths, sizeof paths, "%s;%s", Dir, DtmDir);
+    Reports r = {0};
+    assert_int_equal(egtb_load(paths, collect, &r), BUILT_NB);
+    assert_int_equal(r.errors, 0);
+    assert_int_equal(egtb_dtm_count(), BUILT_NB);
+    assert_non_null(strstr(r.last, "8 with WDL, 8 with DTC, 8 with DTM"));
+    static Position pos, twin;
+    uint64_t probed = 0;
+    for (int i = 0; i < BUILT_NB; i++) {
+        const EgtbTable *t = table(Built[i]);
+        for (int c = 0; c < COLOR_NB; c++)
+            for (uint64_t idx = 0; idx < t->lay.positions; idx++) {
+                if (!egtb_decode(&t->lay, idx, (Color)c, &pos) || !egtb_decoded_legal(&pos)) continue;
+                uint16_t v = t->dtm[c][idx];
+                expect_dtm(&pos, v, Built[i]);
+                colour_mirror(&pos, &twin);
+                expect_dtm(&twin, v, "colour-swapped");
+                file_mirror(&pos, &twin);
+                expect_dtm(&twin, v, "file-mirrored");
+                probed++;
+            }
+    }
+    assert_true(probed > 100000);
+    uint16_t dtc = 0, dtm = 0;
+    const EgtbTable *t = table("KRKAA");
+    for (uint64_t idx = 0; idx < t->lay.positions; idx++)
+        if (t->val[RED][idx] != EGTB_ILLEGAL) {
+            if (t->val[RED][idx] > dtc) dtc = t->val[RED][idx];
+            if (t->dtm[RED][idx] > dtm) dtm = t->dtm[RED][idx];
+        }
+    assert_true(dtm > dtc);
+    /* No attacker left: a draw without a table, as for WDL. */
+    EgtbDtm d;
+    must_parse(&pos, "3ak4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1");
+    assert_true(egtb_probe_dtm(&pos, &d));
+    assert_int_equal(d.v, 0);
+    egtb_unload();
+}
+
+/* Bad DTM files: a flipped byte, a truncated file, a DTC file under a DTM
+ * name (its magic) are each refused with one message naming the file; the
+ * good one loads, and a refused table gives no DTM probe. */
+static void test_bad_dtm_files_refused(void **state) {
+    (void)state;
+    char cmd[1200], out[64];
+    snprintf(cmd, sizeof cmd,
+             "cp %s/KRK.lzdtm %s/KNKA.lzdtm %s/KPK.lzdtm %s/ && cp %s/KRKA.lzdtc %s/KRKA.lzdtm && "
+             "printf '\\007' | dd of=%s/KNKA.lzdtm bs=1 seek=300 conv=notrunc 2>/dev/null && "
+             "truncate -s 100 %s/KPK.lzdtm",
+             DtmDir, DtmDir, DtmDir, DtmBad, Dir, DtmBad, DtmBad, DtmBad);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    Reports r = {0};
+    egtb_load(DtmBad, collect, &r);
+    assert_int_equal(r.errors, 3);
+    static const char *const Refused[] = {"KNKA.lzdtm: XXH64", "KPK.lzdtm: not a xiangqitb file",
+                                          "KRKA.lzdtm: not a xiangqitb DTM file"};
+    for (size_t i = 0; i < sizeof Refused / sizeof Refused[0]; i++)
+        if (!strstr(r.errors_text, Refused[i])) fail_msg("no '%s' in:\n%s", Refused[i], r.errors_text);
+    assert_int_equal(egtb_dtm_count(), 1);
+    static Position pos;
+    EgtbDtm d;
+    must_parse(&pos, "3k5/4a4/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    assert_false(egtb_probe_dtm(&pos, &d)); /* KRKA refused */
+    must_parse(&pos, "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1");
+    assert_true(egtb_probe_dtm(&pos, &d));
+    assert_true(d.win);
+    assert_int_equal(d.v, 2); /* Ra2-d2 mates */
+    egtb_unload();
 }
 
 /* The moves of pos that keep the best table result by DTC: the child the
@@ -392,6 +487,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_probe_equals_generator),
         cmocka_unit_test(test_bad_files_refused),
+        cmocka_unit_test(test_probe_dtm_equals_generator),
+        cmocka_unit_test(test_bad_dtm_files_refused),
         cmocka_unit_test(test_root_plays_table_move),
         cmocka_unit_test(test_plays_won_ending_to_mate),
         cmocka_unit_test(test_converts_at_the_move_limit),

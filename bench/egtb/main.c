@@ -6,7 +6,7 @@
  *                                   (xiangqitb's NAME.lzw and NAME.lzdtc; NAME.lzdtm with --dtm)
  *   tuong-egtb list [--max-positions N]   (issue 32's signatures, fewest positions first)
  *   tuong-egtb verify DIR [--threads N] [SIG...]   (every table in DIR, or those named)
- *   tuong-egtb probe DIR FEN
+ *   tuong-egtb probe DIR FEN   (with DIR/NAME.lzdtm: `dtm N` after the value, read by the engine's prober)
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
  *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
  *                                [--side-to-move strong|weak|any]
@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "egtb/egtb_probe.h"
 #include "egtb_cover.h"
 #include "egtb_sample.h"
 #include "egtb_solve.h"
@@ -353,6 +354,42 @@ static void print_value(uint16_t v) {
     else printf("win dtc %u", v - 1);
 }
 
+/* The engine's prober reports refused files; probe shows those about DTM
+ * (the DTC it read itself has already passed). */
+static void report_dtm(void *ctx, bool error, const char *text) {
+    if (!error || !strstr(text, EGTB_DTM_EXT)) return;
+    fprintf(stderr, "tuong-egtb: %s\n", text);
+    *(bool *)ctx = true;
+}
+
+/* `dtm N` (plies to mate, as dtc prints them) when DIR holds the DTM file
+ * of pos's signature, through the engine's prober (engine/egtb) as the
+ * engine would read it; false after a message when that file is refused
+ * or disagrees with DTC on who wins. */
+static bool print_dtm(const char *dir, const Position *pos, uint16_t dtc) {
+    EgtbMaterial mat;
+    char name[EGTB_NAME_MAX], path[1200];
+    egtb_sig_of_position(pos, &mat);
+    egtb_sig_normalise(&mat);
+    egtb_sig_name(&mat, name);
+    snprintf(path, sizeof path, "%s/%s%s", dir, name, EGTB_DTM_EXT);
+    if (!file_exists(path)) return true;
+    bool refused = false;
+    egtb_load(dir, report_dtm, &refused);
+    EgtbDtm d;
+    bool ok = !refused && egtb_probe_dtm(pos, &d);
+    if (ok && (d.win != egtb_is_win(dtc) || (d.v == 0) != (dtc == 0))) {
+        fprintf(stderr, "tuong-egtb: %s: DTM %s%u against DTC %u\n", path, d.win ? "win " : "", d.v, dtc);
+        ok = false;
+    } else if (ok && d.v) {
+        printf(" dtm %u", d.v - 1);
+    } else if (!ok && !refused) {
+        fprintf(stderr, "tuong-egtb: %s: no DTM for this position\n", path);
+    }
+    egtb_unload();
+    return ok;
+}
+
 static int cmd_probe(const char *dir, const char *fen) {
     Position *pos = malloc(sizeof *pos);
     char err[512];
@@ -374,6 +411,7 @@ static int cmd_probe(const char *dir, const char *fen) {
         rc = 1;
     } else {
         print_value(v);
+        if (!print_dtm(dir, pos, v)) rc = 1;
         printf("\n");
         MoveList list;
         gen_legal(pos, &list);

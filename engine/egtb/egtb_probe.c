@@ -15,8 +15,8 @@
 
 int EgtbMaxPieces;
 
-enum { FILE_WDL = EGTB_FILE_WDL, FILE_DTC = EGTB_FILE_DTC, FILE_KINDS = 2 };
-static const char *const Ext[FILE_KINDS] = {".lzw", ".lzdtc"};
+enum { FILE_WDL = EGTB_FILE_WDL, FILE_DTC = EGTB_FILE_DTC, FILE_DTM = EGTB_FILE_DTM, FILE_KINDS = 3 };
+static const char *const Ext[FILE_KINDS] = {".lzw", ".lzdtc", ".lzdtm"};
 
 typedef struct {
     EgtbLayout lay;
@@ -29,7 +29,7 @@ typedef struct {
 /* Tables by material: an open-addressed hash of material codes. */
 enum { TABLES_MAX = 4096, LOOKUP_SIZE = 8192 };
 static ProbeTable *Tables;
-static int TableCount, WdlCount, DtcCount;
+static int TableCount, WdlCount, DtcCount, DtmCount;
 static uint64_t LookupCode[LOOKUP_SIZE]; /* 0: empty */
 static int16_t LookupTable[LOOKUP_SIZE];
 
@@ -41,15 +41,16 @@ static int16_t LookupTable[LOOKUP_SIZE];
  * two threads contend only when they want the same slot at the same moment,
  * and a lookup costs a hash, a lock and a compare. A miss decodes the block
  * into the slot under its lock (an LZ4 block of 64 KiB takes tens of
- * microseconds). WDL and DTC have separate caches: WDL blocks (64 KiB) are
- * probed all through the search, DTC blocks (1 MiB of LZMA) only at the
- * root, so a few slots do for them.
+ * microseconds). WDL, DTC and DTM have separate caches: WDL blocks (64 KiB)
+ * are probed all through the search, DTC and DTM blocks (1 MiB of LZMA)
+ * only at the root, so a few slots do for them, and a root probing both
+ * does not evict one kind with the other.
  */
 typedef struct {
     pthread_mutex_t lock;
     uint64_t key; /* table, side and block + 1; 0 = empty */
     uint8_t *data;
-    EgtbLzmaWork *work; /* DTC slots: the LZMA decoder's models */
+    EgtbLzmaWork *work; /* DTC and DTM slots: the LZMA decoder's models */
 } CacheSlot;
 
 typedef struct {
@@ -57,7 +58,9 @@ typedef struct {
     CacheSlot *slot;
 } Cache;
 
-enum { WDL_CACHE_BITS = 6, DTC_CACHE_BITS = 2 };
+/* Slots per cache, as powers of two: 64 WDL blocks (4 MiB), 4 DTC and 4
+ * DTM blocks (4 MiB each, allocated only when such a file is loaded). */
+enum { WDL_CACHE_BITS = 6, DTC_CACHE_BITS = 2, DTM_CACHE_BITS = 2 };
 static Cache Caches[FILE_KINDS];
 
 static void cache_free(Cache *c) {
@@ -199,11 +202,38 @@ bool egtb_probe_dtc(const Position *pos, EgtbDtc *dtc) {
     return true;
 }
 
+/* DTM entries (docs/egtb.md, "DTM files"): v in bits 0-10, the win flag
+ * in bit 11, rule bits in 12-15. */
+enum { DTM_SCORE = 0x7FF, DTM_WIN = 0x800, DTM_RULE_SHIFT = 12 };
+
+bool egtb_probe_dtm(const Position *pos, EgtbDtm *dtm) {
+    int table, side;
+    uint64_t index;
+    bool draw;
+    memset(dtm, 0, sizeof *dtm);
+    if (!locate(pos, FILE_DTM, &table, &side, &index, &draw)) return draw;
+    const EgtbFile *f = &Tables[table].file[FILE_DTM];
+    const EgtbFileTable *t = &f->t[side];
+    if (t->singular) return true;
+    uint64_t byte = 2 * index;
+    uint8_t e[2];
+    if (!cache_read(FILE_DTM, table, side, (uint32_t)(byte / t->block), (uint32_t)(byte % t->block), e, 2))
+        return false;
+    uint16_t entry = (uint16_t)(e[0] | e[1] << 8);
+    /* Win or loss from the flag, never from the parity of v: both-sides
+     * tables break the parity. */
+    dtm->v = entry & DTM_SCORE;
+    dtm->win = (entry & DTM_WIN) != 0;
+    dtm->rule = (uint8_t)(entry >> DTM_RULE_SHIFT);
+    return true;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Loading                                                                 */
 
 int egtb_wdl_count(void) { return WdlCount; }
 int egtb_dtc_count(void) { return DtcCount; }
+int egtb_dtm_count(void) { return DtmCount; }
 
 void egtb_unload(void) {
     for (int i = 0; i < TableCount; i++) {
@@ -212,7 +242,7 @@ void egtb_unload(void) {
     }
     free(Tables);
     Tables = NULL;
-    TableCount = WdlCount = DtcCount = EgtbMaxPieces = 0;
+    TableCount = WdlCount = DtcCount = DtmCount = EgtbMaxPieces = 0;
     memset(LookupCode, 0, sizeof LookupCode);
     for (int k = 0; k < FILE_KINDS; k++) cache_free(&Caches[k]);
 }
@@ -327,24 +357,27 @@ int egtb_load(const char *paths, EgtbReportFn report, void *ctx) {
         if (*dir) load_dir(dir, report, ctx);
     for (int i = 0; i < TableCount; i++) {
         const ProbeTable *t = &Tables[i];
-        if (!t->has[FILE_WDL] && !t->has[FILE_DTC]) continue;
+        if (!t->has[FILE_WDL] && !t->has[FILE_DTC] && !t->has[FILE_DTM]) continue;
         WdlCount += t->has[FILE_WDL];
         DtcCount += t->has[FILE_DTC];
+        DtmCount += t->has[FILE_DTM];
         int pieces = egtb_sig_piece_count(&t->lay.mat);
         if (t->has[FILE_WDL] && pieces > EgtbMaxPieces) EgtbMaxPieces = pieces;
     }
+    static const int CacheBits[FILE_KINDS] = {WDL_CACHE_BITS, DTC_CACHE_BITS, DTM_CACHE_BITS};
     for (int k = 0; k < FILE_KINDS; k++) {
         size_t block = largest_block(k);
-        if (block && !cache_alloc(&Caches[k], k == FILE_WDL ? WDL_CACHE_BITS : DTC_CACHE_BITS, block, k == FILE_DTC)) {
+        if (block && !cache_alloc(&Caches[k], CacheBits[k], block, k != FILE_WDL)) {
             report_line(report, ctx, true, "out of memory for the table caches; no tables loaded");
             egtb_unload();
             return 0;
         }
     }
-    if (WdlCount + DtcCount == 0)
+    if (WdlCount + DtcCount + DtmCount == 0)
         report_line(report, ctx, false, "no endgame tables found in %s", paths);
     else
-        report_line(report, ctx, false, "endgame tables: %d with WDL, %d with DTC, up to %d pieces besides the kings",
-                    WdlCount, DtcCount, EgtbMaxPieces);
+        report_line(report, ctx, false,
+                    "endgame tables: %d with WDL, %d with DTC, %d with DTM, up to %d pieces besides the kings",
+                    WdlCount, DtcCount, DtmCount, EgtbMaxPieces);
     return WdlCount;
 }

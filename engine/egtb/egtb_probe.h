@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 /*
- * The engine's endgame tables: xiangqitb's WDL (NAME.lzw) and DTC
- * (NAME.lzdtc) files found in a list of directories, mapped read-only and
+ * The engine's endgame tables: xiangqitb's WDL (NAME.lzw), DTC
+ * (NAME.lzdtc) and DTM (NAME.lzdtm) files found in a list of directories, mapped read-only and
  * probed one block at a time through a small shared cache of decoded
  * blocks (docs/egtb.md, "The prober").
  *
@@ -26,11 +26,21 @@ typedef struct {
     uint8_t order;
 } EgtbDtc;
 
+/* A DTM entry (docs/egtb.md, "DTM files"): v is 0 for a draw, else v - 1
+ * plies to mate; win tells a win of the side to move from a loss (taken
+ * from the entry's flag, not from the parity of v); rule holds bits 12-15
+ * (0 unless the file kept them). */
+typedef struct {
+    uint16_t v;
+    bool win;
+    uint8_t rule;
+} EgtbDtm;
+
 /* One line about loading: error set for a refused file or directory. */
 typedef void (*EgtbReportFn)(void *ctx, bool error, const char *text);
 
-/* Forget the loaded tables, then load every table named NAME.lzw or
- * NAME.lzdtc in the directories of `paths` (separated by ';'; the first
+/* Forget the loaded tables, then load every table named NAME.lzw,
+ * NAME.lzdtc or NAME.lzdtm in the directories of `paths` (separated by ';'; the first
  * directory with a file wins). Each refused file or directory is reported
  * once and left out; then one summary line. Returns the number of tables
  * usable in the search (those with a WDL file). */
@@ -42,9 +52,10 @@ void egtb_unload(void);
  * position with more is never probed, at the cost of one comparison. */
 extern int EgtbMaxPieces;
 
-/* Tables loaded with a WDL file / with a DTC file. */
+/* Tables loaded with a WDL file / with a DTC file / with a DTM file. */
 int egtb_wdl_count(void);
 int egtb_dtc_count(void);
+int egtb_dtm_count(void);
 
 /* WDL of pos for its side to move; false when no table covers it (or the
  * block does not decode). Material with no chariot, horse, cannon or pawn
@@ -52,3 +63,6 @@ int egtb_dtc_count(void);
 bool egtb_probe_wdl(const Position *pos, EgtbWdl *wdl);
 /* DTC of pos; false when no DTC file covers it. */
 bool egtb_probe_dtc(const Position *pos, EgtbDtc *dtc);
+/* DTM of pos; false when no DTM file covers it (a draw without a table,
+ * no attacker left, gives true and v 0). */
+bool egtb_probe_dtm(const Position *pos, EgtbDtm *dtm);

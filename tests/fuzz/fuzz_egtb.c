@@ -12,12 +12,12 @@
  *      reading out of bounds.
  *   3  the same for a xiangqitb DTC file of KRKA (egtb_xq_parse_dtc, whose
  *      blocks go through the LZMA decoder).
- *   4  the engine's reader block by block: a byte choosing WDL or DTC,
- *      then the file body (checksum appended as above); egtb_file_parse()
+ *   4  the engine's reader block by block: a byte choosing the kind (bit 1
+ *      set: DTM; else bit 0: DTC or WDL), then the file body (checksum appended as above); egtb_file_parse()
  *      accepts or refuses it, and every block of an accepted file decodes
  *      or fails into a buffer of exactly its size (ASan sees any overrun).
- *   5  the engine's prober end to end: the same body written as KRKA.lzw
- *      or KRKA.lzdtc in a scratch directory, loaded by egtb_load() (mmap),
+ *   5  the engine's prober end to end: the same body written as KRKA.lzw,
+ *      KRKA.lzdtc or KRKA.lzdtm (the kind byte as in 4) in a scratch directory, loaded by egtb_load() (mmap),
  *      then a few KRKA positions probed: a value or a refusal, no crash. */
 #include <stdbool.h>
 
@@ -125,10 +125,16 @@ static void fuzz_xq_wdl(const uint8_t *data, size_t size) {
     free(file);
 }
 
+/* The kind byte of modes 4 and 5: bit 1 DTM (added later, so that the
+ * seeds made before it keep their meaning), else bit 0 DTC or WDL. */
+static EgtbFileKind kind_of(uint8_t b) {
+    return b & 2 ? EGTB_FILE_DTM : b & 1 ? EGTB_FILE_DTC : EGTB_FILE_WDL;
+}
+
 static void fuzz_file_blocks(const uint8_t *data, size_t size) {
     static EgtbLzmaWork work;
     if (size == 0) return;
-    EgtbFileKind kind = data[0] & 1 ? EGTB_FILE_DTC : EGTB_FILE_WDL;
+    EgtbFileKind kind = kind_of(data[0]);
     size_t n;
     uint8_t *file = with_checksum(data + 1, size - 1, &n);
     EgtbFile f;
@@ -155,8 +161,8 @@ static char ProberDir[64]; /* the scratch directory of fuzz_prober */
 
 static void prober_cleanup(void) {
     char path[128];
-    static const char *const Names[2] = {"KRKA.lzw", "KRKA.lzdtc"};
-    for (int k = 0; k < 2; k++) {
+    static const char *const Names[3] = {"KRKA.lzw", "KRKA.lzdtc", "KRKA.lzdtm"};
+    for (int k = 0; k < 3; k++) {
         snprintf(path, sizeof path, "%s/%s", ProberDir, Names[k]);
         remove(path);
     }
@@ -167,7 +173,7 @@ static void fuzz_prober(const uint8_t *data, size_t size) {
     char *dir = ProberDir;
     static const char *const Fens[] = {"3k5/4a4/9/9/9/9/9/9/9/R3K4 w - - 0 1", "3k5/4a4/9/9/9/9/9/9/9/R3K4 b - - 0 1",
                                        "4k4/9/3a5/9/9/9/9/9/4R4/3K5 b - - 0 1", "5k3/4a4/9/9/2R6/9/9/9/9/4K4 w - - 0 1"};
-    static const char *const Ext[2] = {".lzw", ".lzdtc"};
+    static const char *const Ext[3] = {".lzw", ".lzdtc", ".lzdtm"}; /* by EgtbFileKind */
     static Position pos;
     if (size == 0) return;
     if (!dir[0]) {
@@ -176,13 +182,13 @@ static void fuzz_prober(const uint8_t *data, size_t size) {
         atexit(prober_cleanup);
     }
     char path[128];
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         snprintf(path, sizeof path, "%s/KRKA%s", dir, Ext[k]);
         remove(path);
     }
     size_t n;
     uint8_t *file = with_checksum(data + 1, size - 1, &n);
-    snprintf(path, sizeof path, "%s/KRKA%s", dir, Ext[data[0] & 1]);
+    snprintf(path, sizeof path, "%s/KRKA%s", dir, Ext[kind_of(data[0])]);
     FILE *out = fopen(path, "wb");
     FUZZ_CHECK(out != NULL);
     FUZZ_CHECK(fwrite(file, 1, n, out) == n);
@@ -196,6 +202,8 @@ static void fuzz_prober(const uint8_t *data, size_t size) {
         EgtbDtc dtc;
         if (egtb_probe_wdl(&pos, &wdl)) FUZZ_CHECK(wdl >= EGTB_LOSS && wdl <= EGTB_WIN);
         if (egtb_probe_dtc(&pos, &dtc)) FUZZ_CHECK(dtc.v <= 0x3FF);
+        EgtbDtm dtm;
+        if (egtb_probe_dtm(&pos, &dtm)) FUZZ_CHECK(dtm.v <= 0x7FF && dtm.rule <= 0xF);
     }
     egtb_unload();
 }
