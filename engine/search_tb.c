@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* The endgame tables in the search (docs/egtb.md, "In the search"): the
- * scores of table results, and the root moves ranked by DTC. The WDL probe
+ * scores of table results, and the root moves ranked by DTC, or by DTM
+ * when a won root and all its children are in DTM files. The WDL probe
  * inside the tree is a step of search_tree.c. */
 #include <string.h>
 
 #include "egtb/egtb_probe.h"
+#include "egtb/egtb_sig.h"
 #include "movegen.h"
 #include "search_shared.h"
 
@@ -62,6 +64,60 @@ static int root_rank(const RootResult *r) {
     return -4096 + r->dtc;
 }
 
+/* DTM is read only where one side has attacking pieces: a both-sides DTM
+ * counts distances to rule losses too, not understood yet (docs/egtb.md,
+ * "DTM files"). Captures only remove pieces, so the children qualify too. */
+static bool one_side_attacks(const Position *pos) {
+    EgtbMaterial m;
+    egtb_sig_of_position(pos, &m);
+    return !(egtb_sig_has_attackers(&m, RED) && egtb_sig_has_attackers(&m, BLACK));
+}
+
+/* A won root whose every child is in the DTM files, and whose whole mate
+ * fits the move limit (then it keeps fitting along the kept moves: rule60
+ * grows by 2 as the DTM drops by 2, or resets at a capture): keep the
+ * moves to the lost child of least DTM w (ties: least DTC), scored as a
+ * mate at ply w. false (moves untouched) when any of that fails or the
+ * DTM files disagree with DTC (res) on who wins: then DTC ranks. */
+static bool dtm_keep(const Position *root, MoveList *moves, const RootResult *res, Score *scores,
+                     uint64_t *probes) {
+    static Position pos; /* the driver's only */
+    static int w[MAX_MOVES];
+    EgtbDtm here;
+    if (!egtb_dtm_count() || !one_side_attacks(root) || !egtb_probe_dtm(root, &here)) return false;
+    if (!here.win || here.v == 0 || here.rule != 0) return false;
+    if (Options.draw_plies > 0 && pos_state(root)->rule60 + here.v - 1 > Options.draw_plies) return false;
+    memcpy(&pos, root, sizeof pos);
+    pos.nnue = NULL;
+    int least = 0;
+    for (int i = 0; i < moves->count; i++) {
+        pos_make_move(&pos, moves->moves[i]);
+        MoveList replies;
+        gen_legal(&pos, &replies);
+        EgtbDtm c = {.v = 1, .win = false, .rule = 0}; /* no reply: lost */
+        bool ok = replies.count == 0 || egtb_probe_dtm(&pos, &c);
+        *probes += replies.count > 0 && ok;
+        pos_unmake_move(&pos);
+        bool lost = ok && !c.win && c.v > 0;
+        if (!ok || c.rule != 0 || lost != (res[i].wdl > 0)) return false;
+        w[i] = lost ? c.v : 0;
+        if (lost && (!least || c.v < least)) least = c.v;
+    }
+    if (least + 1 != here.v) return false; /* the root's DTM is one more than its best child's */
+    int least_dtc = 0;
+    for (int i = 0; i < moves->count; i++)
+        if (w[i] == least && (!least_dtc || res[i].dtc < least_dtc)) least_dtc = res[i].dtc;
+    int kept = 0;
+    for (int i = 0; i < moves->count; i++) {
+        if (w[i] != least || res[i].dtc != least_dtc) continue;
+        /* A mate at ply w; past MAX_PLY the table band, as DTC scores it. */
+        scores[kept] = least < MAX_PLY ? mate_in(least) : tb_score(1, MAX_PLY, 0);
+        moves->moves[kept++] = moves->moves[i];
+    }
+    moves->count = kept;
+    return true;
+}
+
 bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     static Position pos; /* one search at a time: only the driver calls this */
     EgtbDtc here;
@@ -83,6 +139,12 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     }
     int wdl = here.v == 0 ? 0 : (here.v & 1) ? -1 : 1;
     if ((best > 0) != (wdl > 0) || (best == 0) != (wdl == 0)) return false; /* the children disagree: trust neither */
+    /* A loss or a draw keeps the DTC ranking: resisting the conversion
+     * longest gives the move limit its best chance. */
+    if (wdl > 0 && dtm_keep(root, moves, res, scores, &probes)) {
+        Shared.root_tbhits = probes;
+        return true;
+    }
     int kept = 0;
     for (int i = 0; i < moves->count; i++) {
         if (root_rank(&res[i]) != best) continue;

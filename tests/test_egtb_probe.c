@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "egtb/egtb_probe.h"
+#include "egtb/egtb_sig.h"
 #include "egtb_solve.h"
 #include "egtb_test_tables.h"
 #include "egtb_verify.h"
@@ -352,6 +353,116 @@ static void test_root_plays_table_move(void **state) {
     eng_finish(&e);
 }
 
+/* The generator's DTM (dtm) or DTC of the child after m, for the
+ * opponent: 1 when it has no reply; 0 (a draw) when no attacker is left. */
+static uint16_t child_of(const Position *pos, Move m, bool dtm) {
+    static Position c;
+    memcpy(&c, pos, sizeof c);
+    pos_make_move(&c, m);
+    if (gen_count_legal(&c) == 0) return 1;
+    EgtbMaterial mat;
+    char err[256];
+    egtb_sig_of_position(&c, &mat);
+    egtb_sig_normalise(&mat);
+    if (!egtb_sig_has_attackers(&mat, RED) && !egtb_sig_has_attackers(&mat, BLACK)) return 0;
+    EgtbTable *t = egtb_set_get(&Set, &mat, err, sizeof err);
+    if (!t) fail_msg("%s", err);
+    return dtm ? egtb_table_dtm(t, &c) : egtb_table_value(t, &c);
+}
+
+/* The moves the DTM ranking keeps at a won root: to the lost child of
+ * least DTM, ties to the least DTC; *w that DTM. */
+static int dtm_best_moves(const Position *pos, Move *out, uint16_t *w) {
+    MoveList ml;
+    gen_legal(pos, &ml);
+    uint16_t dtm[MAX_MOVES], dtc[MAX_MOVES], best_dtc = 0;
+    *w = 0;
+    for (int i = 0; i < ml.count; i++) {
+        dtm[i] = child_of(pos, ml.moves[i], true);
+        dtc[i] = child_of(pos, ml.moves[i], false);
+        if (egtb_is_loss(dtm[i]) && (!*w || dtm[i] < *w)) *w = dtm[i];
+    }
+    for (int i = 0; i < ml.count; i++)
+        if (dtm[i] == *w && (!best_dtc || dtc[i] < best_dtc)) best_dtc = dtc[i];
+    int n = 0;
+    for (int i = 0; i < ml.count; i++)
+        if (dtm[i] == *w && dtc[i] == best_dtc) out[n++] = ml.moves[i];
+    return n;
+}
+
+/* Read to bestmove; the last score seen into score ("" if none). */
+static void read_best_and_score(Engine *e, char *best, char *score, size_t size) {
+    char line[ENG_LINE];
+    score[0] = '\0';
+    for (;;) {
+        if (!eng_read_line(e, line, sizeof line, eng_slow(20000))) {
+            eng_dump(e);
+            fail_msg("no bestmove");
+        }
+        const char *sc = strstr(line, " score ");
+        if (sc) {
+            snprintf(score, size, "%s", sc + 7);
+            char *end = strstr(score, " ");
+            if (end && (end = strstr(end + 1, " "))) *end = '\0'; /* "mate N" or "cp N" */
+        }
+        if (!strncmp(line, "bestmove ", 9)) break;
+    }
+    sscanf(line + 9, "%15s", best);
+}
+
+/* With DTM files beside DTC (UCI, depth 1): at won KRKAA roots whose mate
+ * is longer than their conversion, the engine plays a move to the lost
+ * child of least DTM w and reports `score mate (w + 1) / 2`; the same
+ * root with a no-capture count under which the conversion fits the move
+ * limit but the whole mate does not ranks by DTC as before: no mate
+ * score, a shortest-conversion move. */
+static void test_root_ranks_by_dtm(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name EGTBPath value %s;%s", Dir, DtmDir);
+    eng_expect(&e, "info string endgame tables: 8 with WDL, 8 with DTC, 8 with DTM", T5s, NULL, 0);
+    const EgtbTable *t = table("KRKAA");
+    static Position pos;
+    int tried = 0;
+    for (uint64_t idx = 0; idx < t->lay.positions && tried < 6; idx += 37) {
+        uint16_t v = t->val[RED][idx], m = t->dtm[RED][idx];
+        if (!egtb_is_win(v) || m < v + 4 || m > 40 || !egtb_decode(&t->lay, idx, RED, &pos) ||
+            !egtb_decoded_legal(&pos))
+            continue;
+        Move want[MAX_MOVES], dtc_want[MAX_MOVES];
+        uint16_t w;
+        int n = dtm_best_moves(&pos, want, &w), dn = best_moves(&pos, dtc_want);
+        assert_int_equal(w + 1, m);
+        char fen[FEN_MAX], best[16], score[32], text[8], expect[32];
+        fen_write(&pos, fen);
+        eng_send(&e, "position fen %s", fen);
+        eng_send(&e, "go depth 1");
+        read_best_and_score(&e, best, score, sizeof score);
+        bool found = false;
+        for (int k = 0; k < n; k++) found |= !strcmp(best, move_to_text(want[k], 0, text));
+        if (!found) fail_msg("%s: bestmove %s is not a least-DTM move (%d)", fen, best, n);
+        snprintf(expect, sizeof expect, "mate %d", (w + 1) / 2);
+        if (strcmp(score, expect)) fail_msg("%s: score %s, want %s", fen, score, expect);
+        /* The mate no longer fits 120 plies, the conversion still does. */
+        char *clock = strstr(fen, " - - ");
+        assert_non_null(clock);
+        snprintf(clock, sizeof fen - (size_t)(clock - fen), " - - %d 1", 120 - (m - 1) + 1);
+        eng_send(&e, "position fen %s", fen);
+        eng_send(&e, "go depth 1");
+        read_best_and_score(&e, best, score, sizeof score);
+        if (strstr(score, "mate")) fail_msg("%s: score %s past the limit", fen, score);
+        found = false;
+        for (int k = 0; k < dn; k++) found |= !strcmp(best, move_to_text(dtc_want[k], 0, text));
+        if (!found) fail_msg("%s: bestmove %s is not a shortest conversion", fen, best);
+        tried++;
+    }
+    assert_int_equal(tried, 6);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
 /* Two pawns, one move from the conversion, with the no-capture count one
  * ply short of the limit (119 of 120): pushing the d-pawn to d8 wins in the
  * table (Black must take it, into a lost KPK) but the taking would be the
@@ -490,6 +601,7 @@ int main(void) {
         cmocka_unit_test(test_probe_dtm_equals_generator),
         cmocka_unit_test(test_bad_dtm_files_refused),
         cmocka_unit_test(test_root_plays_table_move),
+        cmocka_unit_test(test_root_ranks_by_dtm),
         cmocka_unit_test(test_plays_won_ending_to_mate),
         cmocka_unit_test(test_converts_at_the_move_limit),
         cmocka_unit_test(test_options_end_to_end),
