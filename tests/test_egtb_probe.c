@@ -463,6 +463,51 @@ static void test_root_ranks_by_dtm(void **state) {
     eng_finish(&e);
 }
 
+/* A lost root keeps the DTC ranking with DTM files loaded (resisting the
+ * conversion longest gives the move limit its best chance): at lost KRKAA
+ * roots (Black to move) where the moves resisting longest by DTC and by
+ * DTM differ, the engine plays one of DTC's. UCI, depth 1. */
+static void test_lost_root_keeps_dtc(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name EGTBPath value %s;%s", Dir, DtmDir);
+    eng_expect(&e, "info string endgame tables: 8 with WDL, 8 with DTC, 8 with DTM", T5s, NULL, 0);
+    const EgtbTable *t = table("KRKAA");
+    static Position pos;
+    int tried = 0;
+    for (uint64_t idx = 0; idx < t->lay.positions && tried < 4; idx += 7) {
+        uint16_t v = t->val[BLACK][idx];
+        if (!egtb_is_loss(v) || v < 5 || !egtb_decode(&t->lay, idx, BLACK, &pos) || !egtb_decoded_legal(&pos))
+            continue;
+        MoveList ml;
+        gen_legal(&pos, &ml);
+        uint16_t dtc[MAX_MOVES], dtm[MAX_MOVES], most_dtc = 0, most_dtm = 0;
+        for (int i = 0; i < ml.count; i++) {
+            dtc[i] = child_of(&pos, ml.moves[i], false);
+            dtm[i] = child_of(&pos, ml.moves[i], true);
+            if (dtc[i] > most_dtc) most_dtc = dtc[i];
+            if (dtm[i] > most_dtm) most_dtm = dtm[i];
+        }
+        bool differ = true; /* no move is longest by both */
+        for (int i = 0; i < ml.count; i++) differ &= !(dtc[i] == most_dtc && dtm[i] == most_dtm);
+        if (!differ) continue;
+        char fen[FEN_MAX], best[16], score[32], text[8];
+        eng_send(&e, "position fen %s", fen_write(&pos, fen));
+        eng_send(&e, "go depth 1");
+        read_best_and_score(&e, best, score, sizeof score);
+        bool found = false;
+        for (int i = 0; i < ml.count; i++)
+            found |= dtc[i] == most_dtc && !strcmp(best, move_to_text(ml.moves[i], 0, text));
+        if (!found) fail_msg("%s: bestmove %s does not resist longest by DTC", fen, best);
+        tried++;
+    }
+    assert_int_equal(tried, 4);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
 /* Two pawns, one move from the conversion, with the no-capture count one
  * ply short of the limit (119 of 120): pushing the d-pawn to d8 wins in the
  * table (Black must take it, into a lost KPK) but the taking would be the
@@ -602,6 +647,7 @@ int main(void) {
         cmocka_unit_test(test_bad_dtm_files_refused),
         cmocka_unit_test(test_root_plays_table_move),
         cmocka_unit_test(test_root_ranks_by_dtm),
+        cmocka_unit_test(test_lost_root_keeps_dtc),
         cmocka_unit_test(test_plays_won_ending_to_mate),
         cmocka_unit_test(test_converts_at_the_move_limit),
         cmocka_unit_test(test_options_end_to_end),
