@@ -174,6 +174,49 @@ static void test_dtm_is_the_minimax(void **state) {
     }
 }
 
+/* The move-by-move DTM verify passes every table, and finds each of these
+ * changes to one KNKA entry at that entry: a win, a loss made 2 longer or
+ * shorter, a win or a loss made a draw, a draw made a win, and the value of
+ * a win by capture (a capture's child is lost, the win is 2) changed. */
+static void test_dtm_verify(void **state) {
+    (void)state;
+    char err[256];
+    for (int i = 0; i < OLD_NB; i++) {
+        int64_t faults = egtb_verify_dtm(&Set, egtb_test_table(&Set, Old[i].name), 2, stderr, err, sizeof err);
+        if (faults != 0) fail_msg("%s: %lld DTM faults %s", Old[i].name, (long long)faults, faults < 0 ? err : "");
+    }
+    EgtbTable *t = egtb_test_table(&Set, "KNKA");
+    uint64_t win = 0, loss = 0, draw = 0, capwin = 0;
+    for (uint64_t i = 0; i < t->lay.positions; i++) {
+        uint16_t v = t->dtm[RED][i], d = t->val[RED][i], b = t->dtm[BLACK][i];
+        if (egtb_is_win(v) && v > 10 && v > d && !win) win = i;
+        if (egtb_is_win(v) && v == 2 && d == 2 && !capwin) capwin = i; /* mates or captures now */
+        if (v == 0 && !draw) draw = i;
+        if (egtb_is_loss(b) && b > 10 && !loss) loss = i;
+    }
+    assert_true(win && loss && draw && capwin);
+    const struct {
+        int side;
+        uint64_t *index;
+        int delta; /* added to the entry, unless zero (made a draw) or make_win (made win 2) */
+        bool zero, make_win;
+    } Change[] = {
+        {RED, &win, 2, false, false},     {RED, &win, -2, false, false},   {BLACK, &loss, 2, false, false},
+        {BLACK, &loss, -2, false, false}, {RED, &win, 0, true, false},     {BLACK, &loss, 0, true, false},
+        {RED, &draw, 0, false, true},     {RED, &capwin, 2, false, false},
+    };
+    FILE *quiet = fopen("/dev/null", "w");
+    assert_non_null(quiet);
+    for (size_t k = 0; k < sizeof Change / sizeof Change[0]; k++) {
+        uint16_t *e = &t->dtm[Change[k].side][*Change[k].index], old = *e;
+        *e = Change[k].zero ? 0 : Change[k].make_win ? 2 : (uint16_t)(old + Change[k].delta);
+        int64_t faults = egtb_verify_dtm(&Set, t, 2, quiet, err, sizeof err);
+        *e = old;
+        if (faults <= 0) fail_msg("change %zu (entry %u, delta %d) not found", k, old, Change[k].delta);
+    }
+    fclose(quiet);
+}
+
 static uint16_t dtm_of(const char *fen) {
     Position *pos = malloc(sizeof *pos);
     char err[256];
@@ -424,6 +467,7 @@ int main(void) {
         cmocka_unit_test(test_dtm_is_dtc_without_captures),
         cmocka_unit_test(test_dtm_agrees_with_dtc),
         cmocka_unit_test(test_dtm_is_the_minimax),
+        cmocka_unit_test(test_dtm_verify),
         cmocka_unit_test(test_dtm_hand_checked_krk),
         cmocka_unit_test(test_dtm_file_round_trip),
         cmocka_unit_test(test_decoded_reindex_moves_forward),

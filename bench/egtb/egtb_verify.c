@@ -66,6 +66,8 @@ static const char *check_node(const MoveList *list, const uint16_t *cv, uint16_t
  * counter over both sides' indices. */
 typedef struct {
     const EgtbTable *t;
+    bool dtm;                /* checking t->dtm: a capture carries its child's DTM */
+    uint16_t *const *val;    /* t->val or t->dtm */
     EgtbCaptures caps; /* the smaller tables of t's captures */
     FILE *out;
     atomic_uint_fast64_t next;
@@ -106,12 +108,14 @@ static uint64_t index_after(const EgtbLayout *lay, Position *pos, Move m) {
 static const char *child_values(Worker *w, bool cross_check) {
     const EgtbTable *t = w->sh->t;
     Position *pos = w->pos;
-    const uint16_t *other = t->val[!pos->side];
+    const uint16_t *other = w->sh->val[!pos->side];
     for (int i = 0; i < w->list.count; i++) {
         Move m = w->list.moves[i];
         Square from = move_from(m), to = move_to(m);
         if (pos->board[to] != NO_PIECE) {
-            w->cv[i] = conversion(egtb_capture_value(&w->sh->caps, pos, m));
+            uint16_t cv = egtb_capture_value(&w->sh->caps, pos, m);
+            /* DTC: the capture converts; DTM: the count goes on in the smaller table. */
+            w->cv[i] = w->sh->dtm ? cv : conversion(cv);
             continue;
         }
         bool mirrored;
@@ -135,7 +139,7 @@ static void *verify_run(void *arg) {
         for (uint64_t node = begin; node < end; node++) {
             Color c = node < n ? RED : BLACK;
             uint64_t i = node % n;
-            uint16_t v = t->val[c][i];
+            uint16_t v = sh->val[c][i];
             const char *why;
             if (!egtb_reindex_decode(&t->lay, i, c, pos, &w->r) || !egtb_decoded_legal(pos)) {
                 why = v == EGTB_ILLEGAL ? NULL : "illegal position with a value";
@@ -149,8 +153,8 @@ static void *verify_run(void *arg) {
             if (atomic_fetch_add(&sh->faults, 1) < FAULTS_SHOWN) {
                 char fen[FEN_MAX];
                 pthread_mutex_lock(&sh->print);
-                fprintf(sh->out, "%s: index %llu %s to move, value %u: %s (%s)\n", t->name, (unsigned long long)i,
-                        c == RED ? "red" : "black", v, why, fen_write(pos, fen));
+                fprintf(sh->out, "%s: index %llu %s to move, %s %u: %s (%s)\n", t->name, (unsigned long long)i,
+                        c == RED ? "red" : "black", sh->dtm ? "DTM" : "value", v, why, fen_write(pos, fen));
                 pthread_mutex_unlock(&sh->print);
             }
         }
@@ -158,7 +162,8 @@ static void *verify_run(void *arg) {
     return NULL;
 }
 
-int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen) {
+static int64_t verify(EgtbSet *set, const EgtbTable *t, bool dtm, int threads, FILE *out, char *err,
+                      size_t errlen) {
     /* A quiet move of a symmetric signature can turn the board (egtb_index_of),
      * which the re-index does not; no table of ours is one (both sides would
      * attack: the rule loop, not written). */
@@ -168,9 +173,13 @@ int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, ch
     }
     if (threads < 1) threads = 1;
     if (threads > THREADS_MAX) threads = THREADS_MAX;
-    Shared sh = {.t = t, .out = out};
+    if (dtm && !t->dtm[RED]) {
+        snprintf(err, errlen, "%s: no DTM", t->name);
+        return -1;
+    }
+    Shared sh = {.t = t, .dtm = dtm, .val = dtm ? t->dtm : t->val, .out = out};
     /* The smaller tables load now: the workers then only read them. */
-    if (!egtb_captures_init(&sh.caps, set, &t->lay.mat, false, err, errlen)) return -1;
+    if (!egtb_captures_init(&sh.caps, set, &t->lay.mat, dtm, err, errlen)) return -1;
     Worker w[THREADS_MAX];
     pthread_t tid[THREADS_MAX];
     bool started[THREADS_MAX] = {false};
@@ -199,4 +208,12 @@ int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, ch
     for (int i = 0; i < threads; i++)
         free(w[i].pos);
     return (int64_t)atomic_load(&sh.faults);
+}
+
+int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen) {
+    return verify(set, t, false, threads, out, err, errlen);
+}
+
+int64_t egtb_verify_dtm(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen) {
+    return verify(set, t, true, threads, out, err, errlen);
 }

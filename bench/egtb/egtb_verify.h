@@ -31,3 +31,9 @@ bool egtb_child_value(EgtbSet *set, Position *pos, Move m, uint16_t *value, char
  * symmetric signature (the re-index keeps the board's colours; no such
  * table is built or read: both sides would attack). */
 int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen);
+
+/* The same four rules on t's DTM (t->dtm, and the smaller tables' DTM
+ * from set, egtb_set_get_dtm), a capture's child carrying its DTM from
+ * the smaller table instead of counting as converted: the DTM minimax of
+ * docs/egtb.md, "DTM files". */
+int64_t egtb_verify_dtm(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen);

@@ -5,7 +5,8 @@
  *   tuong-egtb build --out DIR [--threads N] [--max-memory GIB] [--dtm] SIG...
  *                                   (xiangqitb's NAME.lzw and NAME.lzdtc; NAME.lzdtm with --dtm)
  *   tuong-egtb list [--max-positions N]   (issue 32's signatures, fewest positions first)
- *   tuong-egtb verify DIR [--threads N] [SIG...]   (every table in DIR, or those named)
+ *   tuong-egtb verify DIR [--threads N] [SIG...]   (every table in DIR, or those named; DTM too where
+ *                                                  DIR/NAME.lzdtm is)
  *   tuong-egtb probe DIR FEN   (with DIR/NAME.lzdtm: `dtm N` after the value, read by the engine's prober)
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
  *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
@@ -267,6 +268,29 @@ static int cmd_list(int argc, char **argv) {
     return 0;
 }
 
+/* verify's DTM part, where DIR/NAME.lzdtm is: the minimax move by move
+ * (egtb_verify_dtm) and the agreement with DTC (egtb_dtm_check); false
+ * after a message. */
+static bool verify_dtm(EgtbSet *set, const EgtbMaterial *mat, const char *dir, const char *name, int threads) {
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/%.*s%s", dir, (int)EGTB_NAME_MAX, name, EGTB_DTM_EXT);
+    if (!file_exists(path)) return true;
+    EgtbTable *t = egtb_set_get_dtm(set, mat, err, sizeof err);
+    int64_t faults = t ? egtb_verify_dtm(set, t, threads, stdout, err, sizeof err) : -1;
+    if (faults == 0 && !egtb_dtm_check(t, err, sizeof err)) faults = -1;
+    if (faults < 0) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return false;
+    }
+    if (faults > 0) {
+        fprintf(stderr, "tuong-egtb: %s: %lld DTM faults\n", name, (long long)faults);
+        return false;
+    }
+    printf("%s: DTM ok\n", name);
+    fflush(stdout);
+    return true;
+}
+
 static int cmd_verify(const char *dir, int argc, char **argv) {
     int threads = 1, nsig = 0;
     char *sigs[BUILD_MAX];
@@ -342,6 +366,7 @@ static int cmd_verify(const char *dir, int argc, char **argv) {
         } else {
             printf("%s: ok (%llu positions per side)\n", names[i], (unsigned long long)t->lay.positions);
             fflush(stdout); /* a long run shows its progress in a log */
+            if (!verify_dtm(&set, &mat, dir, names[i], threads)) rc = 1;
         }
     }
     egtb_set_free(&set);
