@@ -8,7 +8,7 @@
  *   tuong-egtb verify DIR [--threads N] [SIG...]   (every table in DIR, or those named; DTM too where
  *                                                  DIR/NAME.lzdtm is)
  *   tuong-egtb probe DIR FEN   (with DIR/NAME.lzdtm: `dtm N` after the value, read by the engine's prober)
- *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc)
+ *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc, NAME.lzdtm)
  *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
  *                                [--side-to-move strong|weak|any]
  *
@@ -536,6 +536,54 @@ static int compare_dtc(const char *xqdir, const EgtbTable *t) {
     return differ ? 1 : 0;
 }
 
+/* Our DTM (DIR/NAME.lzdtm, through set) against xiangqitb's NAME.lzdtm in
+ * xqdir, if there is one: v and the win flag at every legal position
+ * (rule bits, which one-side tables never set, count as a difference). */
+static int compare_dtm(const char *xqdir, EgtbSet *set, EgtbTable *t) {
+    char err[1600], path[1200], fen[FEN_MAX];
+    snprintf(path, sizeof path, "%s/%s%s", xqdir, t->name, EGTB_DTM_EXT);
+    if (!file_exists(path)) return 0;
+    if (!egtb_set_get_dtm(set, &t->lay.mat, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return 1;
+    }
+    size_t size;
+    uint8_t *file = slurp(path, &size, err, sizeof err);
+    uint16_t *dtm[COLOR_NB] = {malloc(t->lay.positions * 2), malloc(t->lay.positions * 2)};
+    int tables = 0;
+    bool rule_bits = false;
+    bool ok = file && dtm[RED] && dtm[BLACK] &&
+              egtb_xq_parse_dtm(&t->lay, file, size, dtm, &tables, &rule_bits, err, sizeof err);
+    free(file);
+    if (!ok) {
+        fprintf(stderr, "tuong-egtb: %s: %s\n", path, dtm[RED] && dtm[BLACK] ? err : "out of memory");
+        free(dtm[RED]);
+        free(dtm[BLACK]);
+        return 1;
+    }
+    uint64_t compared = 0, differ = 0;
+    Position *pos = malloc(sizeof *pos);
+    for (int c = 0; pos && c < tables; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t v = t->dtm[c][i], e = dtm[c][i];
+            if (v == EGTB_ILLEGAL) continue;
+            compared++;
+            uint16_t ours = egtb_is_win(v) ? (uint16_t)(v | 0x800) : v; /* as written: the win flag in bit 11 */
+            if (ours == e) continue;
+            if (differ++ < 5) {
+                egtb_decode(&t->lay, i, (Color)c, pos);
+                printf("%s: index %llu %s to move: ours DTM %u, xiangqitb entry %04x (%s)\n", t->name,
+                       (unsigned long long)i, c == RED ? "white" : "black", v, e, fen_write(pos, fen));
+            }
+        }
+    free(pos);
+    free(dtm[RED]);
+    free(dtm[BLACK]);
+    printf("%s: DTM of %llu legal positions compared, %llu differ\n", t->name, (unsigned long long)compared,
+           (unsigned long long)differ);
+    return differ ? 1 : 0;
+}
+
 /* Our table's WDL against xiangqitb's WDL file, legal positions only (its
  * illegal entries are overwritten for compression). */
 static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
@@ -583,7 +631,7 @@ static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
     free(wdl[BLACK]);
     printf("%s: WDL of %llu legal positions compared (%d table%s), %llu differ\n", t->name,
            (unsigned long long)compared, tables, tables == 1 ? "" : "s", (unsigned long long)differ);
-    return differ ? 1 : compare_dtc(xqdir, t);
+    return differ || compare_dtc(xqdir, t) ? 1 : compare_dtm(xqdir, set, t);
 }
 
 static int cmd_compare(int argc, char **argv) {
