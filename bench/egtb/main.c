@@ -379,12 +379,19 @@ static void print_value(uint16_t v) {
     else printf("win dtc %u", v - 1);
 }
 
-/* The engine's prober reports refused files; probe shows those about DTM
- * (the DTC it read itself has already passed). */
+/* The engine's prober reports refused files; probe shows the refusal of
+ * the one DTM file it reads (the DTC it read itself has already passed;
+ * other tables are not its business). */
+typedef struct {
+    const char *path;
+    bool refused;
+} DtmReport;
+
 static void report_dtm(void *ctx, bool error, const char *text) {
-    if (!error || !strstr(text, EGTB_DTM_EXT)) return;
+    DtmReport *r = ctx;
+    if (!error || !strstr(text, r->path)) return;
     fprintf(stderr, "tuong-egtb: %s\n", text);
-    *(bool *)ctx = true;
+    r->refused = true;
 }
 
 /* `dtm N` (plies to mate, as dtc prints them) when DIR holds the DTM file
@@ -399,20 +406,22 @@ static bool print_dtm(const char *dir, const Position *pos, uint16_t dtc) {
     egtb_sig_name(&mat, name);
     snprintf(path, sizeof path, "%s/%s%s", dir, name, EGTB_DTM_EXT);
     if (!file_exists(path)) return true;
-    bool refused = false;
-    egtb_load(dir, report_dtm, &refused);
+    DtmReport report = {.path = path, .refused = false};
+    egtb_load(dir, report_dtm, &report);
     EgtbDtm d;
-    bool ok = !refused && egtb_probe_dtm(pos, &d);
-    if (ok && (d.win != egtb_is_win(dtc) || (d.v == 0) != (dtc == 0))) {
-        fprintf(stderr, "tuong-egtb: %s: DTM %s%u against DTC %u\n", path, d.win ? "win " : "", d.v, dtc);
-        ok = false;
-    } else if (ok && d.v) {
-        printf(" dtm %u", d.v - 1);
-    } else if (!ok && !refused) {
-        fprintf(stderr, "tuong-egtb: %s: no DTM for this position\n", path);
+    bool refused = report.refused, bad = refused;
+    /* A position the prober does not probe (stacked pawns: docs/egtb.md,
+     * "The prober") just shows no DTM. */
+    if (!refused && egtb_probe_dtm(pos, &d)) {
+        if (d.win != egtb_is_win(dtc) || (d.v == 0) != (dtc == 0)) {
+            fprintf(stderr, "tuong-egtb: %s: DTM %s%u against DTC %u\n", path, d.win ? "win " : "", d.v, dtc);
+            bad = true;
+        } else if (d.v) {
+            printf(" dtm %u", d.v - 1);
+        }
     }
     egtb_unload();
-    return ok;
+    return !bad;
 }
 
 static int cmd_probe(const char *dir, const char *fen) {
