@@ -340,8 +340,9 @@ static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err,
         for (int i = 0; i < threads; i++)
             found += w[i].found;
         if (found == 0 && sh->level >= 2 && sh->level >= maxc) {
-            /* What stays open is a draw (DTM: drop the capture scores). */
-            for (uint64_t node = 0; node < sh->nodes; node++)
+            /* What stays open is a draw: 0 already in DTC mode; DTM drops
+             * the capture scores. */
+            for (uint64_t node = 0; sh->dtm && node < sh->nodes; node++)
                 if (is_open(val_load(sh, node))) val_store(sh, node, 0);
             stats->levels = sh->level;
             stats->seconds_levels = now_s() - t0 - stats->seconds_moves;
