@@ -106,6 +106,30 @@ static void expect_probe(const Position *pos, uint16_t v, const char *what) {
         fail_msg("%s %s: wdl %d dtc %u, the generator says %u", what, fen_write(pos, fen), (int)wdl, dtc.v, v);
 }
 
+/* Every legal position of every built table, as it stands, with the
+ * colours swapped and mirrored a <-> i: expect(pos, v) with v the
+ * generator's value from DTC (val) or DTM (dtm). */
+typedef void ExpectFn(const Position *pos, uint16_t v, const char *what);
+static void expect_every_position(bool dtm, ExpectFn *expect) {
+    static Position pos, twin;
+    uint64_t probed = 0;
+    for (int i = 0; i < BUILT_NB; i++) {
+        const EgtbTable *t = table(Built[i]);
+        for (int c = 0; c < COLOR_NB; c++)
+            for (uint64_t idx = 0; idx < t->lay.positions; idx++) {
+                if (!egtb_decode(&t->lay, idx, (Color)c, &pos) || !egtb_decoded_legal(&pos)) continue;
+                uint16_t v = dtm ? t->dtm[c][idx] : t->val[c][idx];
+                expect(&pos, v, Built[i]);
+                colour_mirror(&pos, &twin);
+                expect(&twin, v, "colour-swapped");
+                file_mirror(&pos, &twin);
+                expect(&twin, v, "file-mirrored");
+                probed++;
+            }
+    }
+    assert_true(probed > 100000);
+}
+
 /* Every legal position of every table, with either side to move, as it
  * stands, with the colours swapped (the board turned through the river)
  * and mirrored a <-> i: the prober finds the generator's value. */
@@ -117,23 +141,8 @@ static void test_probe_equals_generator(void **state) {
     assert_int_equal(egtb_dtc_count(), BUILT_NB);
     assert_int_equal(EgtbMaxPieces, 3);
     assert_non_null(strstr(r.last, "8 with WDL, 8 with DTC"));
-    static Position pos, twin;
-    uint64_t probed = 0;
-    for (int i = 0; i < BUILT_NB; i++) {
-        const EgtbTable *t = table(Built[i]);
-        for (int c = 0; c < COLOR_NB; c++)
-            for (uint64_t idx = 0; idx < t->lay.positions; idx++) {
-                if (!egtb_decode(&t->lay, idx, (Color)c, &pos) || !egtb_decoded_legal(&pos)) continue;
-                uint16_t v = t->val[c][idx];
-                expect_probe(&pos, v, Built[i]);
-                colour_mirror(&pos, &twin);
-                expect_probe(&twin, v, "colour-swapped");
-                file_mirror(&pos, &twin);
-                expect_probe(&twin, v, "file-mirrored");
-                probed++;
-            }
-    }
-    assert_true(probed > 100000);
+    expect_every_position(false, expect_probe);
+    static Position pos;
     /* Outside the tables: no table (KCK, four pieces), or none needed. */
     EgtbWdl wdl;
     must_parse(&pos, "4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1");
@@ -215,23 +224,8 @@ static void test_probe_dtm_equals_generator(void **state) {
     assert_int_equal(r.errors, 0);
     assert_int_equal(egtb_dtm_count(), BUILT_NB);
     assert_non_null(strstr(r.last, "8 with WDL, 8 with DTC, 8 with DTM"));
-    static Position pos, twin;
-    uint64_t probed = 0;
-    for (int i = 0; i < BUILT_NB; i++) {
-        const EgtbTable *t = table(Built[i]);
-        for (int c = 0; c < COLOR_NB; c++)
-            for (uint64_t idx = 0; idx < t->lay.positions; idx++) {
-                if (!egtb_decode(&t->lay, idx, (Color)c, &pos) || !egtb_decoded_legal(&pos)) continue;
-                uint16_t v = t->dtm[c][idx];
-                expect_dtm(&pos, v, Built[i]);
-                colour_mirror(&pos, &twin);
-                expect_dtm(&twin, v, "colour-swapped");
-                file_mirror(&pos, &twin);
-                expect_dtm(&twin, v, "file-mirrored");
-                probed++;
-            }
-    }
-    assert_true(probed > 100000);
+    expect_every_position(true, expect_dtm);
+    static Position pos;
     uint16_t dtc = 0, dtm = 0;
     const EgtbTable *t = table("KRKAA");
     for (uint64_t idx = 0; idx < t->lay.positions; idx++)
