@@ -9,6 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "egtb/egtb_sig.h"
+#include "egtb_table.h"
+#include "egtb_xq.h"
+
 static char Dir[64], Empty[64], Bad[64];
 
 static int setup_dirs(void **state) {
@@ -113,13 +117,40 @@ static void test_build_dtm(void **state) {
     snprintf(args, sizeof args, "compare %s/dtm %s/dtm KRKA", Dir, Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "KRKA: DTM of 21888 legal positions compared, 0 differ"));
+    /* ... and finds a difference: a copy of the WDL and DTC files beside a
+     * DTM file with one white-to-move win made 2 plies longer. */
+    char xq[128], err[256], cmd[512];
+    snprintf(xq, sizeof xq, "%s/xq", Dir);
+    snprintf(cmd, sizeof cmd, "mkdir %s && cp %s/dtm/KRKA.lzw %s/dtm/KRKA.lzdtc %s", xq, Dir, Dir, xq);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    snprintf(path, sizeof path, "%s/dtm", Dir);
+    EgtbSet set;
+    egtb_set_init(&set, path);
+    EgtbMaterial mat;
+    assert_true(egtb_sig_parse(&mat, "KRKA", err, sizeof err));
+    EgtbTable *t = egtb_set_get_dtm(&set, &mat, err, sizeof err);
+    assert_non_null(t);
+    uint64_t i = 0;
+    while (i < t->lay.positions && !egtb_is_win(t->dtm[RED][i])) i++;
+    assert_true(i < t->lay.positions);
+    unsigned v = t->dtm[RED][i];
+    t->dtm[RED][i] = (uint16_t)(v + 2);
+    assert_true(egtb_xq_write_dtm(t, xq, err, sizeof err));
+    egtb_set_free(&set);
+    snprintf(args, sizeof args, "compare %s %s/dtm KRKA", xq, Dir);
+    assert_int_not_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared, 0 differ"));
+    assert_non_null(strstr(out, "KRKA: DTM of 21888 legal positions compared, 1 differ"));
+    char want[128];
+    snprintf(want, sizeof want, "KRKA: index %llu white to move: ours DTM %u, xiangqitb entry %04x",
+             (unsigned long long)i, v, (v + 2) | 0x800);
+    if (!strstr(out, want)) fail_msg("compare printed '%s', want a line with '%s'", out, want);
     /* probe reads the DTM file through the engine's prober: Ra2-d2 mates
      * (DTC and DTM both 1 ply). */
     snprintf(args, sizeof args, "probe %s/dtm '3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1'", Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_memory_equal(out, "win dtc 1 dtm 1\n", 16);
     /* A truncated DTM file: one clear line, a non-zero exit, no crash. */
-    char cmd[512];
     snprintf(cmd, sizeof cmd, "truncate -s 100 %s/dtm/KRK.lzdtm", Dir);
     assert_int_equal(run_command(cmd, out, sizeof out), 0);
     expect_error(args, "KRK.lzdtm: not a xiangqitb file");
