@@ -11,6 +11,8 @@
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc, NAME.lzdtm)
  *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
  *                                [--side-to-move strong|weak|any]
+ *   tuong-egtb rulefacts SIG COUNT [SEED] | rulefacts --fens FILE
+ *                                (the rule loop's chess facts, for a diff against xiangqitb's)
  *
  * Errors go to stderr as one line and the exit status is non-zero.
  */
@@ -24,6 +26,7 @@
 
 #include "egtb/egtb_probe.h"
 #include "egtb_cover.h"
+#include "egtb_rulefacts.h"
 #include "egtb_sample.h"
 #include "egtb_solve.h"
 #include "egtb_verify.h"
@@ -52,7 +55,9 @@ static int usage(void) {
                     "       tuong-egtb probe DIR FEN\n"
                     "       tuong-egtb compare XQDIR DIR SIG...\n"
                     "       tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]\n"
-                    "                                    [--side-to-move strong|weak|any]\n");
+                    "                                    [--side-to-move strong|weak|any]\n"
+                    "       tuong-egtb rulefacts SIG COUNT [SEED]\n"
+                    "       tuong-egtb rulefacts --fens FILE   (FILE - reads stdin)\n");
     return 2;
 }
 
@@ -736,6 +741,28 @@ static int cmd_sample(int argc, char **argv) {
     return rc;
 }
 
+/* The facts of random positions of a signature, or of the FENs of a file. */
+static int cmd_rulefacts(int argc, char **argv) {
+    char err[512];
+    bool ok;
+    if (argc == 2 && !strcmp(argv[0], "--fens")) {
+        FILE *in = strcmp(argv[1], "-") ? fopen(argv[1], "r") : stdin;
+        if (!in) {
+            fprintf(stderr, "tuong-egtb: %s: %s\n", argv[1], strerror(errno));
+            return 1;
+        }
+        ok = egtb_rulefacts_fens(in, stdout, err, sizeof err);
+        if (in != stdin) fclose(in);
+    } else {
+        uint64_t count, seed = SAMPLE_SEED_DEFAULT;
+        if ((argc != 2 && argc != 3) || !parse_u64(argv[1], &count) || (argc == 3 && !parse_u64(argv[2], &seed)))
+            return usage();
+        ok = egtb_rulefacts_random(argv[0], count, seed, stdout, err, sizeof err);
+    }
+    if (!ok) fprintf(stderr, "tuong-egtb: %s\n", err);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     engine_init();
     if (argc < 2) return usage();
@@ -744,6 +771,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "verify") && argc >= 3) return cmd_verify(argv[2], argc - 3, argv + 3);
     if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sample")) return cmd_sample(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "rulefacts")) return cmd_rulefacts(argc - 2, argv + 2);
     if (!strcmp(argv[1], "probe") && argc == 3) {
         fprintf(stderr, "tuong-egtb: probe needs a directory and a FEN\n");
         return 2;
