@@ -175,8 +175,10 @@ static bool on_segment(int x, int a, int b) { return (x - b) * (a - x) >= 0; }
  * the board alone: its from-point was between second's ends on second's
  * line (a line opened, or a cannon screen left) and it did not come back
  * there, or it landed between them (a cannon screen placed), or it was
- * second's horse leg or elephant eye? xiangqitb's moves_connect; a move
- * that connects creates its attack whatever the attack's status before. */
+ * second's horse leg or elephant eye? xiangqitb's moves_connect. Only a
+ * shortcut: every capture it accepts was not even a pseudo-legal capture
+ * before `first` (a blocked line or leg, zero or two screens), so the
+ * "was it an attack before" test that follows would count it new too. */
 static bool moves_connect(Move first, Move second) {
     Square af = move_from(first), at = move_to(first), bf = move_from(second), bt = move_to(second);
     if (file_of(bf) == file_of(bt)) {
@@ -195,7 +197,8 @@ static bool moves_connect(Move first, Move second) {
     int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
     /* A horse step: the leg is next to the horse, on the long side. */
     if (adf + adr == 3 && adf && adr) {
-        Square leg = adf == 2 ? make_square(file_of(bf) + df / 2, rank_of(bf)) : make_square(file_of(bf), rank_of(bf) + dr / 2);
+        Square leg =
+            adf == 2 ? make_square(file_of(bf) + df / 2, rank_of(bf)) : make_square(file_of(bf), rank_of(bf) + dr / 2);
         if (leg == af) return true;
     }
     /* An elephant step (only elephants move two points diagonally). */
