@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* tuong-egtb's command line: build, verify, probe and sample work end to
- * end, and bad input (unknown signature, missing, corrupt or truncated
- * table, bad FEN, empty directory, bad sample options) gives one clear line
- * on stderr and a non-zero exit. */
+/* tuong-egtb's command line: build, verify, probe, sample and rulefacts
+ * work end to end, and bad input (unknown signature, missing, corrupt or
+ * truncated table, bad FEN, empty directory, bad sample options) gives one
+ * clear line on stderr and a non-zero exit. */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -260,12 +260,40 @@ static void test_list(void **state) {
     expect_error("list --max-positions lots", "want a count");
 }
 
+/* rulefacts: random positions of a signature, the same ones for a seed
+ * and others for another, each with its fen line; the facts of a FEN read
+ * from stdin (values as test_egtb_rule has them); and its bad input. */
+static void test_rulefacts(void **state) {
+    (void)state;
+    char cmd[1024], out[16384], again[16384];
+    assert_int_equal(run_egtb_out("rulefacts KRKN 5 3", out, sizeof out), 0);
+    assert_int_equal(run_egtb_out("rulefacts KRKN 5 3", again, sizeof again), 0);
+    assert_string_equal(out, again);
+    int fens = 0;
+    for (const char *p = out; (p = strstr(p, "fen ")) != NULL; p++) fens += p == out || p[-1] == '\n';
+    assert_int_equal(fens, 5);
+    assert_int_equal(run_egtb_out("rulefacts KRKN 5 4", again, sizeof again), 0);
+    assert_string_not_equal(out, again);
+    snprintf(cmd, sizeof cmd, "printf 'fen 2rk5/9/9/9/2C6/9/R8/9/9/4K4 w\\n' | %s rulefacts --fens -", TUONG_EGTB);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "fen 2rk5/9/9/9/2C6/9/R8/9/9/4K4 w - - 0 1\nattacks r -\nattacks b c9c5\n"));
+    assert_non_null(strstr(out, "\nmove a3a5 escape c5 marking 1 new - check 0\n"));
+    assert_non_null(strstr(out, "\nmove c5c3 escape - marking 1 new - check 0\n"));
+    expect_error("rulefacts KXK 5", "unknown piece letter");
+    expect_error("rulefacts --fens /nonexistent-file-of-tuong", "No such file");
+    snprintf(cmd, sizeof cmd, "printf 'this is no fen\\n' > %s/fens.txt", Bad);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "rulefacts --fens %s/fens.txt", Bad);
+    expect_error(cmd, "FEN");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_verify_probe),
         cmocka_unit_test(test_build_dtm),
         cmocka_unit_test(test_sample),
         cmocka_unit_test(test_list),
+        cmocka_unit_test(test_rulefacts),
         cmocka_unit_test(test_bad_input_is_one_clear_error),
     };
     return cmocka_run_group_tests(tests, setup_dirs, remove_dirs);
