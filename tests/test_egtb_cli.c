@@ -75,7 +75,7 @@ static void test_build_verify_probe(void **state) {
     /* build writes xiangqitb's files too; compare reads them back. */
     snprintf(args, sizeof args, "compare %s %s KRKA KPK", Dir, Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
-    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared, 0 differ"));
+    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared (0 from rule rounds, order > 0), 0 differ"));
     snprintf(args, sizeof args, "probe %s '4ka3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_memory_equal(out, "win dtc ", 8);
@@ -139,7 +139,7 @@ static void test_build_dtm(void **state) {
     egtb_set_free(&set);
     snprintf(args, sizeof args, "compare %s %s/dtm KRKA", xq, Dir);
     assert_int_not_equal(run_egtb_out(args, out, sizeof out), 0);
-    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared, 0 differ"));
+    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared (0 from rule rounds, order > 0), 0 differ"));
     assert_non_null(strstr(out, "KRKA: DTM of 21888 legal positions compared, 1 differ"));
     char want[128];
     snprintf(want, sizeof want, "KRKA: index %llu white to move: ours DTM %u, xiangqitb entry %04x",
@@ -197,7 +197,8 @@ static void test_bad_input_is_one_clear_error(void **state) {
     expect_error("build --out /tmp/never-made KAK", "always a draw");
     expect_error("build --out /tmp/never-made KAABBRNKAABB", "GiB, more than --max-memory 8");
     expect_error("build --out /tmp/never-made --max-memory 0.01 KRNKAB", "more than --max-memory 0.01");
-    expect_error("build --out /tmp/never-made KRKN", "repetition rules");
+    expect_error("build --out /tmp/never-made KRKR", "same pieces");
+    expect_error("build --out /tmp/never-made --dtm KRKN", "--dtm for signatures where both sides attack");
     snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Empty);
     expect_error(args, "KRK.lzdtc");
     snprintf(args, sizeof args, "probe %s 'this is no fen'", Dir);

@@ -125,3 +125,18 @@ uint64_t egtb_reindex_move(const EgtbLayout *lay, const EgtbReindex *r, Piece pc
     if (*mirrored) return r->sum[1] + lay->weight[moved] * mirror[moved_place] - lay->weight[moved] * mirror[was];
     return r->sum[0] + lay->weight[moved] * moved_place - lay->weight[moved] * was;
 }
+
+int egtb_reindex_move_both(const EgtbLayout *lay, const EgtbReindex *r, Piece pc, Square from, Square to,
+                           uint64_t out[2]) {
+    bool mirrored;
+    out[0] = egtb_reindex_move(lay, r, pc, from, to, &mirrored);
+    int moved = r->group_at[from];
+    if (moved != lay->compress || mirrored) return 1;
+    uint32_t w = r->weight_at[from];
+    uint32_t raw = r->raw[moved] + w * (uint32_t)Point[pc][to] - w * (uint32_t)Point[pc][from];
+    const uint32_t *mirror = lay->group[moved].mirror;
+    uint32_t moved_place = lay->group[moved].unique[raw];
+    if (mirror[moved_place] != moved_place) return 1;
+    out[1] = r->sum[1] + lay->weight[moved] * mirror[moved_place] - lay->weight[moved] * mirror[r->place[moved]];
+    return 2;
+}

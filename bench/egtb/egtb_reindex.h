@@ -35,3 +35,10 @@ void egtb_reindex_set(const EgtbLayout *lay, const Position *pos, EgtbReindex *r
  * egtb_index_of_mirrored). The move must keep pc on its table points. */
 uint64_t egtb_reindex_move(const EgtbLayout *lay, const EgtbReindex *r, Piece pc, Square from, Square to,
                            bool *mirrored);
+/* The nodes xiangqitb's first rule marking flags for the same move
+ * (docs/egtb.md, "Moves"): egtb_reindex_move's index and, when the moved
+ * piece's group is the compress group and its new placement is its own
+ * mirror image, also the index of the whole position mirrored a <-> i (an
+ * index of its own then). Returns how many indices it put in out (1 or 2). */
+int egtb_reindex_move_both(const EgtbLayout *lay, const EgtbReindex *r, Piece pc, Square from, Square to,
+                           uint64_t out[2]);

@@ -23,7 +23,7 @@ enum { THREADS_MAX = 64, CHUNK = 1 << 12 };
  * (then the node cannot lose). One byte per node: with at most two
  * attacking pieces a side has far fewer than 128 quiet moves, and more is
  * refused rather than miscounted. */
-enum { PENDING_CAPDRAW = 0x80, PENDING_COUNT = 0x7F };
+enum { PENDING_CAPDRAW = EGTB_PENDING_CAPDRAW, PENDING_COUNT = EGTB_PENDING_COUNT };
 
 /* DTM mode: a node still open may carry its capture score c (the best a
  * capture gives it, docs/egtb.md "DTM in Tuong") as OPEN | c; OPEN lies
@@ -45,9 +45,9 @@ typedef struct {
 
 typedef struct {
     Shared *sh;
-    Position *pos, *mirror;
+    Position *pos;             /* steps 1-2: the node being expanded */
+    EgtbParentScratch scratch; /* step 3 */
     MoveList list;
-    EgtbReindex reindex;
     uint64_t found; /* step 3: nodes of value `level` spread */
     unsigned maxc;  /* DTM: the largest capture score seen in step 1 */
     bool failed;
@@ -164,47 +164,11 @@ static void tell_parent(const Shared *sh, uint64_t p) {
     }
 }
 
-/* The parents of every position x stands for: un-moves of x give the
- * positions before it; one is a node's own position only when its index
- * was not taken from its mirror image (else the node's position is the
- * mirror, whose move into the mirror of x is found from there). r holds
- * x's index by groups. */
-static void spread_from(Worker *w, Position *x, const EgtbReindex *r) {
-    const Shared *sh = w->sh;
-    const EgtbLayout *lay = &sh->t->lay;
-    uint64_t base = x->side == RED ? lay->positions : 0; /* the parents' side to move */
-    egtb_unmoves(x, &w->list);
-    for (int i = 0; i < w->list.count; i++) {
-        Move m = w->list.moves[i];
-        bool mirrored;
-        uint64_t idx = egtb_reindex_move(lay, r, x->board[move_to(m)], move_to(m), move_from(m), &mirrored);
-        if (!mirrored) tell_parent(sh, base + idx);
-    }
-}
+static void tell_parent_cb(void *ctx, uint64_t p) { tell_parent(ctx, p); }
 
-static void mirror_files(const Position *src, Position *dst) {
-    pos_clear(dst);
-    for (Bitboard occ = src->occ; occ;) {
-        Square s = bb_pop_lsb(&occ);
-        pos_put_piece(dst, src->board[s], make_square(8 - file_of(s), rank_of(s)));
-    }
-    dst->side = src->side;
-}
-
-/* Step 3 for one node of value `level`: every position of its index (the
- * decoded one and, when the index holds both, its mirror image). */
+/* Step 3 for one node of value `level`: every parent of it (egtb_parents). */
 static void spread(Worker *w, uint64_t node) {
-    const EgtbLayout *lay = &w->sh->t->lay;
-    uint64_t n = lay->positions, idx = node % n;
-    egtb_reindex_decode(lay, idx, node < n ? RED : BLACK, w->pos, &w->reindex);
-    spread_from(w, w->pos, &w->reindex);
-    const EgtbGroup *cg = &lay->group[lay->compress];
-    uint64_t u = (idx / lay->weight[lay->compress]) % lay->size[lay->compress];
-    if (cg->mirror[u] != u) {
-        mirror_files(w->pos, w->mirror);
-        egtb_reindex_set(lay, w->mirror, &w->reindex);
-        spread_from(w, w->mirror, &w->reindex);
-    }
+    egtb_parents(&w->sh->t->lay, node, &w->scratch, tell_parent_cb, w->sh);
 }
 
 /* The next CHUNK nodes no other worker has taken; false when none are left. */
@@ -346,6 +310,10 @@ static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err,
                 if (is_open(val_load(sh, node))) val_store(sh, node, 0);
             stats->levels = sh->level;
             stats->seconds_levels = now_s() - t0 - stats->seconds_moves;
+            /* Step 3 is xiangqitb's plain pass; where both sides attack, its
+             * rule loop decides some of what is still open before step 4. */
+            if (!sh->dtm && egtb_rule_loop_applies(&sh->t->lay.mat))
+                return egtb_rule_loop(sh->t, sh->pending, &stats->rule, err, errlen);
             return true;
         }
     }
@@ -366,8 +334,9 @@ static bool solve(EgtbTable *t, bool dtm, EgtbSet *subs, int threads, EgtbSolveS
     for (int i = 0; ok && i < threads; i++) {
         w[i].sh = &sh;
         w[i].pos = malloc(sizeof *w[i].pos);
-        w[i].mirror = malloc(sizeof *w[i].mirror);
-        ok = w[i].pos && w[i].mirror;
+        w[i].scratch.pos = malloc(sizeof *w[i].scratch.pos);
+        w[i].scratch.mirror = malloc(sizeof *w[i].scratch.mirror);
+        ok = w[i].pos && w[i].scratch.pos && w[i].scratch.mirror;
     }
     memset(stats, 0, sizeof *stats);
     if (!ok)
@@ -376,7 +345,8 @@ static bool solve(EgtbTable *t, bool dtm, EgtbSet *subs, int threads, EgtbSolveS
         ok = solve_with(w, threads, stats, err, errlen);
     for (int i = 0; w && i < threads; i++) {
         free(w[i].pos);
-        free(w[i].mirror);
+        free(w[i].scratch.pos);
+        free(w[i].scratch.mirror);
     }
     free(w);
     free(sh.pending);

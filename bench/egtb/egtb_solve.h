@@ -29,11 +29,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "egtb_rule_loop.h"
 #include "egtb_table.h"
 
 /* Memory the solver takes per position and side to move: the value and
  * the count of open quiet moves. */
 enum { EGTB_SOLVE_BYTES = sizeof(uint16_t) + sizeof(uint8_t) };
+
+/* The count byte per node (2 * positions nodes: Red to move, then Black)
+ * while solving: the quiet moves whose child is not yet known to be won for
+ * the opponent, and whether a capture draws (then the node cannot lose).
+ * The rule loop (egtb_rule_loop.h) carries on with it. */
+enum { EGTB_PENDING_CAPDRAW = 0x80, EGTB_PENDING_COUNT = 0x7F };
 
 typedef struct {
     uint64_t win[COLOR_NB], draw[COLOR_NB], loss[COLOR_NB], illegal[COLOR_NB];
@@ -42,6 +49,7 @@ typedef struct {
     uint16_t levels;       /* values spread in step 3 (the last found none) */
     double seconds_moves;  /* wall time of steps 1-2 */
     double seconds_levels; /* and of step 3 */
+    EgtbRuleLoopStats rule; /* the rule loop, for signatures where both sides attack (DTC only) */
 } EgtbSolveStats;
 
 /* Solve t (allocated with egtb_table_alloc) using the tables of its

@@ -30,6 +30,7 @@ void egtb_table_free(EgtbTable *t) {
     for (int c = 0; c < COLOR_NB; c++) {
         free(t->val[c]);
         free(t->dtm[c]);
+        free(t->order[c]);
     }
     egtb_layout_free(&t->lay);
     memset(t, 0, sizeof *t);

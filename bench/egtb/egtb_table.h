@@ -42,7 +42,16 @@ typedef struct {
     char name[EGTB_NAME_MAX];
     uint16_t *val[COLOR_NB]; /* lay.positions values per side to move */
     uint16_t *dtm[COLOR_NB]; /* DTM on the same scale; NULL until solved or loaded */
+    /* The rule round (DTC "order", docs/egtb.md "Values") that settled each
+     * value: 0 for values independent of the repetition rules. NULL when
+     * every order is 0 (one side attacking, or no rule verdict found). */
+    uint8_t *order[COLOR_NB];
 } EgtbTable;
+
+/* The order of index i with side c to move in t (0 without an order array). */
+static inline unsigned egtb_table_order(const EgtbTable *t, int c, uint64_t i) {
+    return t->order[c] ? t->order[c][i] : 0;
+}
 
 static inline bool egtb_is_win(uint16_t v) { return v != EGTB_ILLEGAL && v != 0 && !(v & 1); }
 static inline bool egtb_is_loss(uint16_t v) { return v != EGTB_ILLEGAL && (v & 1); }

@@ -59,3 +59,39 @@ void egtb_unmoves(const Position *x, MoveList *out) {
         }
     }
 }
+
+static void mirror_files(const Position *src, Position *dst) {
+    pos_clear(dst);
+    for (Bitboard occ = src->occ; occ;) {
+        Square s = bb_pop_lsb(&occ);
+        pos_put_piece(dst, src->board[s], make_square(8 - file_of(s), rank_of(s)));
+    }
+    dst->side = src->side;
+}
+
+/* The parents of the position x (in the table's frame, r its index by groups). */
+static void parents_of(const EgtbLayout *lay, const Position *x, EgtbParentScratch *s,
+                       void (*fn)(void *ctx, uint64_t parent), void *ctx) {
+    uint64_t base = x->side == RED ? lay->positions : 0; /* the parents' side to move */
+    egtb_unmoves(x, &s->list);
+    for (int i = 0; i < s->list.count; i++) {
+        Move m = s->list.moves[i];
+        bool mirrored;
+        uint64_t idx = egtb_reindex_move(lay, &s->r, x->board[move_to(m)], move_to(m), move_from(m), &mirrored);
+        if (!mirrored) fn(ctx, base + idx);
+    }
+}
+
+void egtb_parents(const EgtbLayout *lay, uint64_t node, EgtbParentScratch *s, void (*fn)(void *ctx, uint64_t parent),
+                  void *ctx) {
+    uint64_t n = lay->positions, idx = node % n;
+    egtb_reindex_decode(lay, idx, node < n ? RED : BLACK, s->pos, &s->r);
+    parents_of(lay, s->pos, s, fn, ctx);
+    const EgtbGroup *cg = &lay->group[lay->compress];
+    uint64_t u = (idx / lay->weight[lay->compress]) % lay->size[lay->compress];
+    if (cg->mirror[u] != u) {
+        mirror_files(s->pos, s->mirror);
+        egtb_reindex_set(lay, s->mirror, &s->r);
+        parents_of(lay, s->mirror, s, fn, ctx);
+    }
+}

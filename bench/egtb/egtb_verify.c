@@ -35,25 +35,40 @@ bool egtb_child_value(EgtbSet *set, Position *pos, Move m, uint16_t *value, char
 static bool child_is_win(uint16_t v) { return v == 0x8000 || egtb_is_win(v); }
 static uint16_t child_win_value(uint16_t v) { return v == 0x8000 ? 0 : v; }
 
-/* What is wrong with value v of a legal position (NULL if nothing); the
- * children's values in cv[0..count-1], for the moves of list. */
-static const char *check_node(const MoveList *list, const uint16_t *cv, uint16_t v) {
+/* What is wrong with value v, of order k, of a legal position (NULL if
+ * nothing); the children's values in cv[0..count-1] and their orders in
+ * co[], for the moves of list. A value settled at order k (docs/egtb.md,
+ * "Values") was settled from what was known then: a child settled at a
+ * later order counts as open (a draw) for it, and levels start again at
+ * each order. With every order 0 these are the rules of egtb_verify.h as
+ * they stand. */
+static const char *check_node(const MoveList *list, const uint16_t *cv, const uint8_t *co, uint16_t v, unsigned k) {
     if (v == EGTB_ILLEGAL) return "legal position marked illegal";
-    if (list->count == 0) return v == 1 ? NULL : "no legal move but not loss 1";
+    if (list->count == 0) return v == 1 && k == 0 ? NULL : "no legal move but not loss 1";
+    bool draw = v == 0;
     uint16_t min_loss = UINT16_MAX, max_win = 0;
-    bool any_draw = false, all_win = true;
+    bool any_draw = false, all_win = true, older_loss = false;
     for (int i = 0; i < list->count; i++) {
         if (cv[i] == EGTB_ILLEGAL) return "a legal move reaches a position marked illegal";
-        if (egtb_is_loss(cv[i]) && cv[i] < min_loss) min_loss = cv[i];
-        if (cv[i] == 0) any_draw = true;
-        if (child_is_win(cv[i])) {
-            if (child_win_value(cv[i]) > max_win) max_win = child_win_value(cv[i]);
+        /* A draw is final: every child as it ends. */
+        uint16_t c = !draw && co[i] > k ? 0 : cv[i];
+        if (egtb_is_loss(c) && c < min_loss) min_loss = c;
+        older_loss |= egtb_is_loss(c) && co[i] < k;
+        if (c == 0) any_draw = true;
+        if (child_is_win(c)) {
+            /* Levels start again at each order: only this order's wins bound a loss. */
+            if (co[i] == k && child_win_value(c) > max_win) max_win = child_win_value(c);
         } else {
             all_win = false;
         }
     }
+    if (k > 0 && older_loss) return "value of a rule round with a move to a loss settled before it";
     if (egtb_is_win(v))
         return min_loss == v - 1 ? NULL : "win without a move to a loss one step shorter, or with a shorter one";
+    if (egtb_is_loss(v) && k > 0 && v == 1)
+        /* A rule round's verdict: s can only go on checking (chasing). The
+         * comparison with xiangqitb's tables checks these. */
+        return min_loss == UINT16_MAX ? NULL : "rule-round loss 1 with a move to a loss";
     if (egtb_is_loss(v)) {
         if (!all_win) return "loss with a move that does not lose";
         return max_win == v - 1 ? NULL : "loss whose longest resistance is not one step shorter";
@@ -81,6 +96,7 @@ typedef struct {
     EgtbReindex r;          /* its index by groups, for its quiet children */
     MoveList list;          /* its legal moves */
     uint16_t cv[MAX_MOVES]; /* and their children's values */
+    uint8_t co[MAX_MOVES];  /* and orders (0 for a capture: it converts) */
 } Worker;
 
 /* The index of the position after quiet move m in pos through
@@ -116,12 +132,14 @@ static const char *child_values(Worker *w, bool cross_check) {
             uint16_t cv = egtb_capture_value(&w->sh->caps, pos, m);
             /* DTC: the capture converts; DTM: the count goes on in the smaller table. */
             w->cv[i] = w->sh->dtm ? cv : conversion(cv);
+            w->co[i] = 0;
             continue;
         }
         bool mirrored;
         uint64_t idx = egtb_reindex_move(&t->lay, &w->r, pos->board[from], from, to, &mirrored);
         if (cross_check && idx != index_after(&t->lay, pos, m)) return "re-index differs from egtb_index_of";
         w->cv[i] = other[idx];
+        w->co[i] = w->sh->dtm ? 0 : (uint8_t)egtb_table_order(t, !pos->side, idx);
     }
     return NULL;
 }
@@ -147,7 +165,7 @@ static void *verify_run(void *arg) {
                 pos->history[0].in_check = pos_compute_in_check(pos); /* what gen_legal reads */
                 gen_legal(pos, &w->list);
                 why = child_values(w, node % INDEX_CHECK_EVERY == 0);
-                if (!why) why = check_node(&w->list, w->cv, v);
+                if (!why) why = check_node(&w->list, w->cv, w->co, v, sh->dtm ? 0 : egtb_table_order(t, c, i));
             }
             if (!why) continue;
             if (atomic_fetch_add(&sh->faults, 1) < FAULTS_SHOWN) {

@@ -10,6 +10,14 @@
  *   loss v  every child is a win and the largest is v - 1 (no move: v = 1);
  *   draw    no child is a loss and some child is a draw;
  * and a value is EGTB_ILLEGAL exactly when the position is not legal.
+ * Where both sides attack, a value carries the order (rule round) that
+ * settled it: a value of order k is checked against what was known at
+ * order k (a child of a later order counts as a draw, and "largest" and
+ * "smaller" look at this order's children, the levels starting again),
+ * none of its children may be a loss of an earlier order, and a loss 1
+ * of order k > 0 (a rule verdict, which moves alone cannot re-derive)
+ * only has no move to a loss. With every order 0 the rules are the four
+ * above, unchanged.
  * The children are found in O(1): a quiet move's by the re-index of
  * egtb_reindex.h, a capture's in the smaller table found once per table
  * (egtb_capture.h); one node in INDEX_CHECK_EVERY (egtb_verify.c) also

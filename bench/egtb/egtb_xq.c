@@ -337,16 +337,40 @@ static bool dtc_compress(const uint8_t *raw, uint64_t bytes, uint8_t *data, uint
  * flag, rule bits 12-15 never set here (one side attacking). */
 enum { XQ_DTM_SCORE = 0x7FF, XQ_DTM_WIN = 0x800, XQ_DTM_RULE_SHIFT = 12 };
 
-/* An entry as stored: illegal as 0; DTM wins with their flag. */
-static uint16_t entry_of(uint16_t v, bool dtm) {
+/* DTC entries of the order-64 layout (docs/egtb.md, "Values"): v in bits
+ * 0-9, the rule round that settled it in bits 10-15. */
+enum { XQ_DTC_VALUE = 0x3FF, XQ_DTC_ORDER_SHIFT = 10, XQ_DTC_ORDER_MAX = 63 };
+
+/* An entry as stored: illegal as 0; DTM wins with their flag; DTC values
+ * with their order. */
+static uint16_t entry_of(const EgtbTable *t, int c, uint64_t i, bool dtm) {
+    uint16_t v = (dtm ? t->dtm : t->val)[c][i];
     if (v == EGTB_ILLEGAL) return 0;
-    return dtm && egtb_is_win(v) ? (uint16_t)(v | XQ_DTM_WIN) : v;
+    if (dtm) return egtb_is_win(v) ? (uint16_t)(v | XQ_DTM_WIN) : v;
+    return (uint16_t)(egtb_table_order(t, c, i) << XQ_DTC_ORDER_SHIFT | v);
+}
+
+/* Every DTC value and order fits its field: a longer conversion or more
+ * rule rounds would need the order-128 layout, which is not written. */
+static bool dtc_fits(const EgtbTable *t, char *err, size_t errlen) {
+    for (int c = 0; c < COLOR_NB; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            uint16_t v = t->val[c][i];
+            unsigned order = egtb_table_order(t, c, i);
+            if (v != EGTB_ILLEGAL && (v > XQ_DTC_VALUE || order > XQ_DTC_ORDER_MAX)) {
+                snprintf(err, errlen, "%s: value %u order %u at index %llu does not fit the order-64 DTC layout "
+                         "(orders up to %d; the order-128 layout is not written)", t->name, v, order,
+                         (unsigned long long)i, XQ_DTC_ORDER_MAX);
+                return false;
+            }
+        }
+    return true;
 }
 
 /* The DTC and DTM writer: both are 16-bit entries in LZMA blocks, told
  * apart by the magic. */
 static bool write_lzma16(const EgtbTable *t, bool dtm, const char *dir, char *err, size_t errlen) {
-    uint16_t *const *vals = dtm ? t->dtm : t->val;
+    if (!dtm && !dtc_fits(t, err, errlen)) return false;
     int tables = egtb_sig_symmetric(&t->lay.mat) ? 1 : 2;
     uint64_t n = t->lay.positions, bytes = 2 * n;
     uint32_t blocks = (uint32_t)((bytes + XQ_DTC_BLOCK - 1) / XQ_DTC_BLOCK), tail = (uint32_t)(bytes % XQ_DTC_BLOCK);
@@ -359,7 +383,7 @@ static bool write_lzma16(const EgtbTable *t, bool dtm, const char *dir, char *er
     if (!ok) snprintf(err, errlen, "out of memory");
     for (int c = 0; ok && c < tables; c++) {
         for (uint64_t i = 0; i < n; i++) {
-            uint16_t v = entry_of(vals[c][i], dtm);
+            uint16_t v = entry_of(t, c, i, dtm);
             singular[c] &= v == 0; /* xiangqitb: singular only when all drawn */
             raw[2 * i] = (uint8_t)v;
             raw[2 * i + 1] = (uint8_t)(v >> 8);
@@ -486,21 +510,31 @@ bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat,
     if (!ok) snprintf(why, sizeof why, "out of memory");
     ok = ok && egtb_xq_parse_dtc(&t->lay, file, size, raw, &tables, &order128, why, sizeof why);
     if (ok && tables != 2) {
-        snprintf(why, sizeof why, "one table (symmetric signature): needs the rule loop, not supported yet");
+        snprintf(why, sizeof why, "one table (symmetric signature): not supported yet");
+        ok = false;
+    }
+    if (ok && order128) {
+        snprintf(why, sizeof why, "the order-128 layout (rule rounds past 63): not supported");
         ok = false;
     }
     for (int c = 0; ok && c < COLOR_NB; c++)
         for (uint64_t i = 0; ok && i < n; i++) {
-            uint16_t e = raw[c][i], v = e & (order128 ? 0x1FF : 0x3FF), order = e >> 10;
+            uint16_t e = raw[c][i], v = e & XQ_DTC_VALUE, order = e >> XQ_DTC_ORDER_SHIFT;
             /* The boards are all the legality test reads: no key or check
              * state computed (egtb_reindex_place), as in the solver. */
             if (!egtb_reindex_place(&t->lay, i, (Color)c, pos) || !egtb_decoded_legal(pos)) {
                 t->val[c][i] = EGTB_ILLEGAL;
-            } else if (order != 0 || order128) {
-                snprintf(why, sizeof why, "values from rule rounds (order %u): not supported yet", order);
+                continue;
+            }
+            t->val[c][i] = v;
+            if (order == 0) continue;
+            /* Values from rule rounds (the rule loop, egtb_rule_loop.h):
+             * an order array only for tables that have them. */
+            if (!t->order[c] && !(t->order[c] = calloc(n, 1))) {
+                snprintf(why, sizeof why, "out of memory");
                 ok = false;
             } else {
-                t->val[c][i] = v;
+                t->order[c][i] = (uint8_t)order;
             }
         }
     free(file);

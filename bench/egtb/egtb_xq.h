@@ -40,16 +40,17 @@ bool egtb_xq_write_wdl(const EgtbTable *t, const char *dir, char *err, size_t er
 bool egtb_xq_parse_dtc(const EgtbLayout *lay, const uint8_t *file, size_t size, uint16_t *dtc[COLOR_NB], int *tables,
                        bool *order128, char *err, size_t errlen);
 
-/* Write t's DTC as xiangqitb's DIR/NAME.lzdtc (order 0 everywhere: no rule
- * rounds; illegal entries as 0; LZMA blocks of 1 MiB); false with a
- * message. */
+/* Write t's DTC as xiangqitb's DIR/NAME.lzdtc (entries order << 10 | v,
+ * the order-64 layout: a table with an order above 63 or a value above
+ * 1023 is refused; illegal entries as 0; LZMA blocks of 1 MiB); false with
+ * a message. */
 bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t errlen);
 
 /* Load a table from xiangqitb's DTC file (ours or xiangqitb's) at path:
  * allocates t for mat, marks illegal indices itself (the file stores them
- * as 0). Refuses files with values from rule rounds (order > 0) or a
- * single table (symmetric signature): both need the rule loop, not written
- * yet. false with a message. */
+ * as 0); orders above 0 (values from rule rounds) go to t->order. Refuses
+ * a single table (symmetric signature) and the order-128 layout, neither
+ * written yet. false with a message. */
 bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat, char *err, size_t errlen);
 
 /* Parse a xiangqitb DTM file (NAME.lzdtm, magic 0xc7b382a6, DTC's layout)

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+/*
+ * The rule loop (docs/egtb.md, "The rule loop, step by step"): after the
+ * plain retrograde pass, for signatures where both sides have attacking
+ * pieces, the positions still open are searched for a side that can only
+ * keep the game going by checking (or chasing) for ever. Such a side loses
+ * (v = 1 at the current order) and the retrograde spread goes on from those
+ * losses, order after order, until no new loss is found. It follows
+ * xiangqitb's loop_build_check_chase so that the tables come out as its,
+ * value and order at every index, and rests on the chess facts of
+ * egtb_rule.h. Symmetric signatures (one table for both sides) are not
+ * handled: a quiet move there can turn the board.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "egtb_table.h"
+
+/* The largest order a DTC entry of the order-64 layout holds (6 bits): a
+ * table needing more is refused (the order-128 layout is not written). */
+enum { EGTB_RULE_ORDER_MAX = 63 };
+
+typedef struct {
+    unsigned orders;            /* rule rounds that found a loss (the largest order given) */
+    uint64_t decided[COLOR_NB]; /* values settled by the rounds, per side to move */
+    uint64_t marked;            /* nodes the first marking flagged */
+    double seconds;
+} EgtbRuleLoopStats;
+
+/* Does t's signature get the rule loop: both sides attack and the sides'
+ * pieces differ? */
+bool egtb_rule_loop_applies(const EgtbMaterial *mat);
+
+/* Run the loop on t, whose plain pass is done (egtb_solve's steps 1 to 3:
+ * values in t->val, 0 while open) with pending[] its count bytes
+ * (EGTB_PENDING_*, node = side * positions + index), which the loop keeps
+ * up to date. Sets t->order when some value gets an order above 0. One
+ * thread, positions in index order: xiangqitb run on one thread updates
+ * its flags in place in that order. false with a message (memory, an
+ * order past EGTB_RULE_ORDER_MAX, or a position the loop's reasoning does
+ * not expect). */
+bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, EgtbRuleLoopStats *stats, char *err, size_t errlen);

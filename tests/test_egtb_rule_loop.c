@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The rule loop (bench/egtb/egtb_rule_loop.c) on KRKN, built in memory: the
+ * worked example of docs/egtb.md (White wins at index 15044 only because
+ * Black's one way on is a perpetual check), the counts of rule-decided
+ * entries in xiangqitb's own KRKN (312 White wins, 315 + 970 Black
+ * losses, all of order 1), KCKN where the loop runs and finds nothing (as
+ * xiangqitb's), verify on the orders (and a wrong order caught), and the
+ * orders through our DTC file to the loader and the engine's prober. */
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "egtb/egtb_probe.h"
+#include "egtb_rule_loop.h"
+#include "egtb_test_tables.h"
+#include "egtb_verify.h"
+#include "egtb_xq.h"
+#include "fen.h"
+
+/* docs/egtb.md, "Worked example (KRKN, from the tables)": White in check
+ * from the horse; Kd2 (index 15043, Black to move) is lost for Black at
+ * order 1 since its only move that does not lose is Nf1+, again and
+ * again. */
+#define EXAMPLE_FEN "9/9/5k3/9/9/1R7/9/4K4/9/3n5 w"
+#define EXAMPLE_AFTER_KD2 "9/9/5k3/9/9/1R7/9/3K5/9/3n5 b"
+enum { EXAMPLE_INDEX = 15044, EXAMPLE_AFTER_KD2_INDEX = 15043 };
+
+static EgtbSet Set;
+
+static int build_all(void **state) {
+    (void)state;
+    static const char *const names[] = {"KRK", "KNK", "KCK", "KRKN", "KCKN"};
+    egtb_set_init(&Set, "");
+    return egtb_test_build(&Set, names, sizeof names / sizeof names[0], 2) ? 0 : -1;
+}
+
+static int free_all(void **state) {
+    (void)state;
+    egtb_set_free(&Set);
+    return 0;
+}
+
+/* The index of FEN in t and its value and order there. */
+static uint64_t lookup(const EgtbTable *t, const char *fen, uint16_t *v, unsigned *order) {
+    Position pos;
+    char err[256];
+    if (!fen_parse(&pos, fen, err, sizeof err)) fail_msg("%s: %s", fen, err);
+    Color side;
+    uint64_t idx = egtb_index_of(&t->lay, &pos, &side);
+    *v = t->val[side][idx];
+    *order = egtb_table_order(t, side, idx);
+    return idx;
+}
+
+static void test_worked_example(void **state) {
+    (void)state;
+    const EgtbTable *t = egtb_test_table(&Set, "KRKN");
+    uint16_t v;
+    unsigned order;
+    assert_int_equal(lookup(t, EXAMPLE_FEN, &v, &order), EXAMPLE_INDEX);
+    assert_int_equal(v, 2); /* White wins: Kd2, then Black can only check for ever */
+    assert_int_equal(order, 1);
+    assert_int_equal(lookup(t, EXAMPLE_AFTER_KD2, &v, &order), EXAMPLE_AFTER_KD2_INDEX);
+    assert_int_equal(v, 1); /* the perpetual checker's loss */
+    assert_int_equal(order, 1);
+}
+
+/* Entries per side to move with order > 0, by value: xiangqitb's KRKN has
+ * 312 White wins v = 2, and 315 Black losses v = 1 and 970 v = 3. */
+static void test_krkn_counts_match_xiangqitb(void **state) {
+    (void)state;
+    const EgtbTable *t = egtb_test_table(&Set, "KRKN");
+    uint64_t red_win2 = 0, black_loss1 = 0, black_loss3 = 0, other = 0;
+    for (int c = 0; c < COLOR_NB; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            unsigned order = egtb_table_order(t, c, i);
+            if (order == 0) continue;
+            uint16_t v = t->val[c][i];
+            if (order == 1 && c == RED && v == 2)
+                red_win2++;
+            else if (order == 1 && c == BLACK && v == 1)
+                black_loss1++;
+            else if (order == 1 && c == BLACK && v == 3)
+                black_loss3++;
+            else
+                other++;
+        }
+    assert_int_equal(red_win2, 312);
+    assert_int_equal(black_loss1, 315);
+    assert_int_equal(black_loss3, 970);
+    assert_int_equal(other, 0);
+}
+
+/* KCKN: the first marking flags positions and order 1 runs, but no side is
+ * ever forced to check or chase (xiangqitb's KCKN has no order above 0). */
+static void test_kckn_has_no_rule_verdict(void **state) {
+    (void)state;
+    const EgtbTable *t = egtb_test_table(&Set, "KCKN");
+    assert_null(t->order[RED]);
+    assert_null(t->order[BLACK]);
+}
+
+/* Verify accepts KRKN with its orders, and catches the worked example's
+ * win put back to order 0: from what was known at order 0, Kd2 led to an
+ * open position, not a loss; and a Black loss v = 3 of order 1 (horse
+ * b1) then lacks its order-1 resistance of value 2 (the move into 15044). */
+static void test_verify_checks_orders(void **state) {
+    (void)state;
+    EgtbTable *t = egtb_test_table(&Set, "KRKN");
+    char err[256];
+    assert_non_null(t->order[RED]);
+    assert_int_equal(egtb_verify(&Set, t, 2, stderr, err, sizeof err), 0);
+    t->order[RED][EXAMPLE_INDEX] = 0;
+    int64_t faults = egtb_verify(&Set, t, 2, stderr, err, sizeof err);
+    t->order[RED][EXAMPLE_INDEX] = 1;
+    assert_int_equal(faults, 2);
+}
+
+/* Our DTC file holds order << 10 | v: read back by the generator's loader
+ * and by the engine's prober, the orders are the solver's. */
+static void test_orders_through_the_file(void **state) {
+    (void)state;
+    const EgtbTable *t = egtb_test_table(&Set, "KRKN");
+    char dir[] = "/tmp/tuong-egtb-rule-loop-XXXXXX", err[512], path[256];
+    assert_non_null(mkdtemp(dir));
+    if (!egtb_xq_write_wdl(t, dir, err, sizeof err) || !egtb_xq_write_dtc(t, dir, err, sizeof err)) fail_msg("%s", err);
+    snprintf(path, sizeof path, "%s/KRKN.lzdtc", dir);
+    EgtbTable back;
+    if (!egtb_xq_read_table(&back, path, &t->lay.mat, err, sizeof err)) fail_msg("%s", err);
+    for (int c = 0; c < COLOR_NB; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++)
+            if (back.val[c][i] != t->val[c][i] || egtb_table_order(&back, c, i) != egtb_table_order(t, c, i))
+                fail_msg("index %llu side %d: read back %u order %u", (unsigned long long)i, c, back.val[c][i],
+                         egtb_table_order(&back, c, i));
+    egtb_table_free(&back);
+
+    assert_true(egtb_load(dir, NULL, NULL) >= 1);
+    Position pos;
+    assert_true(fen_parse(&pos, EXAMPLE_FEN, err, sizeof err));
+    EgtbDtc dtc;
+    assert_true(egtb_probe_dtc(&pos, &dtc));
+    assert_int_equal(dtc.v, 2);
+    assert_int_equal(dtc.order, 1);
+    egtb_unload();
+
+    unlink(path);
+    snprintf(path, sizeof path, "%s/KRKN.lzw", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void) {
+    engine_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_worked_example),           cmocka_unit_test(test_krkn_counts_match_xiangqitb),
+        cmocka_unit_test(test_kckn_has_no_rule_verdict), cmocka_unit_test(test_verify_checks_orders),
+        cmocka_unit_test(test_orders_through_the_file),
+    };
+    return cmocka_run_group_tests(tests, build_all, free_all);
+}
