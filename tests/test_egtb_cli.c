@@ -198,6 +198,7 @@ static void test_bad_input_is_one_clear_error(void **state) {
     expect_error("build --out /tmp/never-made KAABBRNKAABB", "GiB, more than --max-memory 8");
     expect_error("build --out /tmp/never-made --max-memory 0.01 KRNKAB", "more than --max-memory 0.01");
     expect_error("build --out /tmp/never-made KRKR", "same pieces");
+    expect_error("build --out /tmp/never-made KRKAR", "a capture leads into KRKR");
     expect_error("build --out /tmp/never-made --dtm KRKN", "--dtm for signatures where both sides attack");
     snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Empty);
     expect_error(args, "KRK.lzdtc");

@@ -180,13 +180,26 @@ static int cmd_build(int argc, char **argv) {
             return 1;
         }
     }
-    mkdir(out, 0777);
     int nplan = 0;
     for (int i = 0; i < nwant; i++)
         if (!add_closure(&want[i], plan, &nplan)) {
             fprintf(stderr, "tuong-egtb: too many tables in one build\n");
             return 1;
         }
+    /* A capture can lead into a symmetric table where both sides attack
+     * (KRKAR into KRKR): its rule loop is not written, so neither is the
+     * table that needs it. */
+    for (int i = 0; i < nplan; i++)
+        if (egtb_sig_has_attackers(&plan[i], BLACK) && !egtb_rule_loop_applies(&plan[i])) {
+            char name[EGTB_NAME_MAX];
+            egtb_sig_name(&plan[i], name);
+            fprintf(stderr,
+                    "tuong-egtb: a capture leads into %s, where both sides have the same pieces (one table for "
+                    "both): the rule loop does not handle such signatures yet\n",
+                    name);
+            return 1;
+        }
+    mkdir(out, 0777);
     EgtbSet set;
     egtb_set_init(&set, out);
     int rc = 0;
