@@ -576,10 +576,16 @@ static bool settle_losses_of(Loop *L, Color loser) {
         uint64_t node = L->listed[loser][k];
         uint16_t f = L->flags[node];
         if (!is_open(L, node) || (f & CAP_DRAW)) continue;
-        bool loses = (f & (CHECK_LOSE | CHECK_WIN))   ? (f & CHECK_LOSE) && !(f & CHECK_WIN)
-                     : (f & (CHASE_LOSE | CHASE_WIN)) ? (f & CHASE_LOSE) && !(f & CHASE_WIN)
-                                                      : false;
-        if (loses) settle(L, node, 1);
+        if (f & (CHECK_LOSE | CHECK_WIN)) {
+            if (!(f & CHECK_LOSE) || (f & CHECK_WIN)) continue;
+            L->stats->check_losses++;
+        } else if (f & (CHASE_LOSE | CHASE_WIN)) {
+            if (!(f & CHASE_LOSE) || (f & CHASE_WIN)) continue;
+            L->stats->chase_losses++;
+        } else {
+            continue;
+        }
+        settle(L, node, 1);
     }
     if (L->nnext == 0) return false;
     if (L->order > EGTB_RULE_ORDER_MAX) {

@@ -26,6 +26,8 @@ typedef struct {
     unsigned orders;            /* rule rounds that found a loss (the largest order given) */
     uint64_t decided[COLOR_NB]; /* values settled by the rounds, per side to move */
     uint64_t marked;            /* nodes the first marking flagged */
+    uint64_t check_losses;      /* rule losses v = 1: perpetual checkers */
+    uint64_t chase_losses;      /* and perpetual chasers */
     double seconds;
 } EgtbRuleLoopStats;
 

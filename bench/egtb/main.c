@@ -255,9 +255,10 @@ static int cmd_build(int argc, char **argv) {
                    c == RED ? "red" : "black", (unsigned long long)st.win[c], (unsigned long long)st.draw[c],
                    (unsigned long long)st.loss[c], (unsigned long long)st.illegal[c], st.longest[c]);
         if (st.rule.marked)
-            printf("  rule loop: %.2f s, %llu nodes marked, %u order(s) with verdicts; decided red %llu, black "
-                   "%llu\n",
+            printf("  rule loop: %.2f s, %llu nodes marked, %u order(s) with verdicts (%llu perpetual check, %llu "
+                   "perpetual chase); decided red %llu, black %llu\n",
                    st.rule.seconds, (unsigned long long)st.rule.marked, st.rule.orders,
+                   (unsigned long long)st.rule.check_losses, (unsigned long long)st.rule.chase_losses,
                    (unsigned long long)st.rule.decided[RED], (unsigned long long)st.rule.decided[BLACK]);
         if (dtm && !build_dtm(t, &set, threads, out)) {
             egtb_table_free(t);
