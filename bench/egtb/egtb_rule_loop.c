@@ -30,6 +30,10 @@ enum {
     VERDICTS = CHECK_WIN | CHECK_LOSE | CHASE_WIN | CHASE_LOSE,
 };
 
+/* The spread's lists of settled nodes start with room for this many and
+ * double when full. */
+enum { SPREAD_LIST_START = 1 << 16 };
+
 /* The three strengths of the pruning tests (xiangqitb's STEP_1..STEP_3):
  * each later one looks a ply further or lets fewer candidates through. */
 typedef enum { STEP_1 = 1, STEP_2, STEP_3 } Step;
@@ -46,6 +50,7 @@ typedef struct {
     Position *pos;             /* the node being judged; its children are made on it and taken back */
     uint64_t *frontier, *next; /* the spread: nodes settled at the current level, and at the next */
     uint64_t nfrontier, nnext;
+    uint64_t cap_frontier, cap_next; /* their room, grown as needed (a level is far smaller than the table) */
     unsigned level;
     EgtbParentScratch scratch;
     EgtbRuleLoopStats *stats;
@@ -548,6 +553,16 @@ static void settle(Loop *L, uint64_t node, uint16_t v) {
     L->t->order[node < L->n ? RED : BLACK][node % L->n] = (uint8_t)L->order;
     L->stats->decided[node < L->n ? RED : BLACK]++;
     L->stats->orders = L->order;
+    if (L->nnext == L->cap_next) {
+        uint64_t cap = L->cap_next ? 2 * L->cap_next : SPREAD_LIST_START;
+        uint64_t *grown = realloc(L->next, cap * sizeof *grown);
+        if (!grown) {
+            fail(L, "out of memory for the spread", node);
+            return;
+        }
+        L->next = grown;
+        L->cap_next = cap;
+    }
     L->next[L->nnext++] = node;
 }
 
@@ -593,8 +608,11 @@ static bool settle_losses_of(Loop *L, Color loser) {
         return false;
     }
     for (L->level = 1; L->nnext; L->level++) {
-        uint64_t *done = L->frontier;
+        if (L->failed) return false;
+        uint64_t *done = L->frontier, done_cap = L->cap_frontier;
         L->frontier = L->next;
+        L->cap_frontier = L->cap_next;
+        L->cap_next = done_cap;
         L->nfrontier = L->nnext;
         L->next = done;
         L->nnext = 0;
@@ -608,7 +626,10 @@ static bool settle_losses_of(Loop *L, Color loser) {
 
 static bool list_marked(Loop *L) {
     for (int c = 0; c < COLOR_NB; c++) {
-        L->listed[c] = malloc(sizeof(uint64_t) * (L->n ? L->n : 1));
+        uint64_t count = 0;
+        for (uint64_t i = 0; i < L->n; i++)
+            count += is_open(L, (uint64_t)c * L->n + i) && (L->flags[(uint64_t)c * L->n + i] & FACTS);
+        L->listed[c] = malloc(sizeof(uint64_t) * (count ? count : 1));
         if (!L->listed[c]) return false;
         for (uint64_t i = 0; i < L->n; i++) {
             uint64_t node = (uint64_t)c * L->n + i;
@@ -655,8 +676,6 @@ bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, EgtbRuleLoopStats *stats, ch
     uint64_t n = t->lay.positions, nodes = n ? 2 * n : 1;
     Loop L = {.t = t, .lay = &t->lay, .n = n, .pending = pending, .stats = stats};
     L.flags = calloc(nodes, sizeof *L.flags);
-    L.frontier = malloc(nodes * sizeof *L.frontier);
-    L.next = malloc(nodes * sizeof *L.next);
     L.pos = malloc(sizeof *L.pos);
     L.scratch.pos = malloc(sizeof *L.scratch.pos);
     L.scratch.mirror = malloc(sizeof *L.scratch.mirror);
@@ -664,8 +683,7 @@ bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, EgtbRuleLoopStats *stats, ch
         free(t->order[c]);
         t->order[c] = calloc(n ? n : 1, 1);
     }
-    bool ok = L.flags && L.frontier && L.next && L.pos && L.scratch.pos && L.scratch.mirror && t->order[RED] &&
-              t->order[BLACK];
+    bool ok = L.flags && L.pos && L.scratch.pos && L.scratch.mirror && t->order[RED] && t->order[BLACK];
     if (ok) {
         run(&L);
         ok = !L.failed;
