@@ -22,6 +22,11 @@
  * table needing more is refused (the order-128 layout is not written). */
 enum { EGTB_RULE_ORDER_MAX = 63 };
 
+/* Memory the loop adds per position and side to move, beyond the solve's:
+ * the flags word and the order byte (the lists of marked and settled nodes
+ * come on top, a small part of the table). */
+enum { EGTB_RULE_LOOP_BYTES = sizeof(uint16_t) + sizeof(uint8_t) };
+
 typedef struct {
     unsigned orders;            /* rule rounds that found a loss (the largest order given) */
     uint64_t decided[COLOR_NB]; /* values settled by the rounds, per side to move */

@@ -71,9 +71,10 @@ typedef struct {
 
 void egtb_set_init(EgtbSet *set, const char *dir);
 void egtb_set_free(EgtbSet *set);
-/* Memory a table's values take. */
+/* Memory a table's values (and orders, DTM) take. */
 static inline uint64_t egtb_table_bytes(const EgtbTable *t) {
-    return (t->dtm[RED] ? 4 : 2) * t->lay.positions * sizeof(uint16_t);
+    uint64_t n = t->lay.positions;
+    return (t->dtm[RED] ? 4 : 2) * n * sizeof(uint16_t) + (t->order[RED] ? n : 0) + (t->order[BLACK] ? n : 0);
 }
 /* Free the tables of the set, the oldest first, that are not among keep[0..nkeep-1], until
  * the values of those left take at most bytes_max (they load again from DIR when

@@ -172,7 +172,8 @@ static int cmd_build(int argc, char **argv) {
             fprintf(stderr, "tuong-egtb: %s: piece groups too large to index\n", name);
             return 1;
         }
-        double gib = (double)lay.positions * COLOR_NB * EGTB_SOLVE_BYTES / (1u << 30);
+        unsigned bytes = EGTB_SOLVE_BYTES + (egtb_rule_loop_applies(&want[i]) ? EGTB_RULE_LOOP_BYTES : 0);
+        double gib = (double)lay.positions * COLOR_NB * bytes / (1u << 30);
         egtb_layout_free(&lay);
         if (gib > memory_gib) {
             fprintf(stderr, "tuong-egtb: %s: solving it takes %.1f GiB, more than --max-memory %g\n", name, gib,
