@@ -57,6 +57,28 @@ static void expect_error(const char *args, const char *want) {
     if (lines(err) != 1 || !strstr(err, want)) fail_msg("tuong-egtb %s: stderr '%s', want one line with '%s'", args, err, want);
 }
 
+/* Where both sides attack: build runs the rule loop and says what it found
+ * (KRKN: xiangqitb's 312 + 1 285 entries of order 1, all perpetual
+ * checks), compare counts the orders, verify passes, and probe marks the
+ * worked example's win (docs/egtb.md) as settled by rule round 1. */
+static void test_build_rule_loop(void **state) {
+    (void)state;
+    char args[512], out[16384];
+    snprintf(args, sizeof args, "build --out %s KRKN", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "1 order(s) with verdicts (315 perpetual check, 0 perpetual chase); decided red 312, "
+                                "black 1285"));
+    snprintf(args, sizeof args, "compare %s %s KRKN", Dir, Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRKN: DTC of 417414 legal positions compared (1597 from rule rounds, order > 0), 0 differ"));
+    snprintf(args, sizeof args, "verify %s KRKN", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_string_equal(out, "KRKN: ok (364500 positions per side)\n");
+    snprintf(args, sizeof args, "probe %s '9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 0 1'", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_string_equal(out, "win dtc 1 order 1\n  e2e1 then win dtc 3\n  e2d2 then loss dtc 0\n");
+}
+
 static void test_build_verify_probe(void **state) {
     (void)state;
     char args[512], out[8192];
@@ -297,6 +319,7 @@ int main(void) {
         cmocka_unit_test(test_list),
         cmocka_unit_test(test_rulefacts),
         cmocka_unit_test(test_bad_input_is_one_clear_error),
+        cmocka_unit_test(test_build_rule_loop),
     };
     return cmocka_run_group_tests(tests, setup_dirs, remove_dirs);
 }

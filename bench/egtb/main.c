@@ -412,6 +412,24 @@ static void print_value(uint16_t v) {
     else printf("win dtc %u", v - 1);
 }
 
+/* ` order K` after the value when a rule round (K > 0) settled it: then
+ * the distance counts to the rule loss (a perpetual checker or chaser),
+ * not to a conversion (docs/egtb.md, "Values of rule-decided positions").
+ * pos's table is already in set (egtb_probe loaded it). */
+static void print_order(EgtbSet *set, const Position *pos) {
+    EgtbMaterial mat;
+    char err[512];
+    egtb_sig_of_position(pos, &mat);
+    egtb_sig_normalise(&mat);
+    if (!egtb_sig_has_attackers(&mat, RED) && !egtb_sig_has_attackers(&mat, BLACK)) return;
+    const EgtbTable *t = egtb_set_get(set, &mat, err, sizeof err);
+    if (!t) return;
+    Color side;
+    uint64_t idx = egtb_index_of(&t->lay, pos, &side);
+    unsigned order = egtb_table_order(t, side, idx);
+    if (order) printf(" order %u", order);
+}
+
 /* The engine's prober reports refused files; probe shows the refusal of
  * the one DTM file it reads (the DTC it read itself has already passed;
  * other tables are not its business). */
@@ -478,6 +496,7 @@ static int cmd_probe(const char *dir, const char *fen) {
         rc = 1;
     } else {
         print_value(v);
+        print_order(&set, pos);
         if (!print_dtm(dir, pos, v)) rc = 1;
         printf("\n");
         MoveList list;
