@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * The rule loop's frame (egtb_rule_loop.h): the first marking, each
+ * order's candidates, the rule losses and their spread, the orders until
+ * both colours are done. Stage 2, the pruning, is egtb_rule_prune.c.
+ */
 #include "egtb_rule_loop.h"
 
 #include <stdio.h>
