@@ -70,7 +70,8 @@ static void test_build_rule_loop(void **state) {
                                 "black 1285"));
     snprintf(args, sizeof args, "compare %s %s KRKN", Dir, Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
-    assert_non_null(strstr(out, "KRKN: DTC of 417414 legal positions compared (1597 from rule rounds, order > 0), 0 differ"));
+    assert_non_null(
+        strstr(out, "KRKN: DTC of 417414 legal positions compared (1597 from rule rounds, order > 0), 0 differ"));
     snprintf(args, sizeof args, "verify %s KRKN", Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_string_equal(out, "KRKN: ok (364500 positions per side)\n");
@@ -97,7 +98,8 @@ static void test_build_verify_probe(void **state) {
     /* build writes xiangqitb's files too; compare reads them back. */
     snprintf(args, sizeof args, "compare %s %s KRKA KPK", Dir, Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
-    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared (0 from rule rounds, order > 0), 0 differ"));
+    assert_non_null(
+        strstr(out, "KRKA: DTC of 21888 legal positions compared (0 from rule rounds, order > 0), 0 differ"));
     snprintf(args, sizeof args, "probe %s '4ka3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
     assert_memory_equal(out, "win dtc ", 8);
@@ -161,7 +163,8 @@ static void test_build_dtm(void **state) {
     egtb_set_free(&set);
     snprintf(args, sizeof args, "compare %s %s/dtm KRKA", xq, Dir);
     assert_int_not_equal(run_egtb_out(args, out, sizeof out), 0);
-    assert_non_null(strstr(out, "KRKA: DTC of 21888 legal positions compared (0 from rule rounds, order > 0), 0 differ"));
+    assert_non_null(
+        strstr(out, "KRKA: DTC of 21888 legal positions compared (0 from rule rounds, order > 0), 0 differ"));
     assert_non_null(strstr(out, "KRKA: DTM of 21888 legal positions compared, 1 differ"));
     char want[128];
     snprintf(want, sizeof want, "KRKA: index %llu white to move: ours DTM %u, xiangqitb entry %04x",
