@@ -159,7 +159,7 @@ static void *driver_main(void *arg) {
         best = rm->move;
         score = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
         if (score == -SCORE_INFINITE) score = SCORE_DRAW;
-        if (Shared.root_in_tb && !score_is_mate(score)) score = rm->tb_score;
+        if (Shared.root_in_tb && (Shared.root_tb_rule || !score_is_mate(score))) score = rm->tb_score;
         depth = chosen->completed_depth;
         ponder = ponder_move(chosen);
     }

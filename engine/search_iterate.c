@@ -50,7 +50,9 @@ void report_line(SearchThread *t, int i, int depth, Bound bound_override) {
         .pv_length = rm->pv_length,
     };
     if (info.score == -SCORE_INFINITE || info.score == SCORE_NONE) return;
-    if (Shared.root_in_tb && !score_is_mate(info.score)) info.score = rm->tb_score; /* the table knows better */
+    /* The table knows better; where its value rests on a repetition rule, a
+     * "mate" of the search is that rule's verdict seen in the tree. */
+    if (Shared.root_in_tb && (Shared.root_tb_rule || !score_is_mate(info.score))) info.score = rm->tb_score;
     memcpy(info.pv, rm->pv, sizeof(Move) * (size_t)rm->pv_length);
     if (Shared.cb.info) Shared.cb.info(Shared.cb.ctx, &info);
 }

@@ -57,6 +57,8 @@ typedef struct {
     bool null_move; /* pruning: the grades of skill/grades.h */
     int tb_pieces;  /* probe the tables with at most this many pieces besides the kings (0: off) */
     bool root_in_tb; /* the root moves were ranked by DTC (search_tb.c): report their table scores */
+    bool root_tb_rule; /* ... and the root's value rests on a repetition rule (DTC order > 0): report
+                          the table's score even where the search saw the rule win as a mate */
     bool tables;     /* tables are loaded and in use: report tbhits */
     uint64_t root_tbhits; /* DTC probes of the root ranking, when it ranked */
     bool initialised;
@@ -104,9 +106,10 @@ void search_tree_init_tables(void);
 
 /* search_tb.c: with the root in the endgame tables (DTC) and the game's
  * history not against them, keep only the root moves that hold the best
- * table result (the shortest win, the longest resistance, a draw) and set
- * scores[i] to each kept move's table score; false (moves untouched) when
- * the tables cannot decide the root. */
+ * table result (the shortest win, the longest resistance, a draw; by
+ * order first where the repetition rules settled it) and set scores[i] to
+ * each kept move's table score; false (moves untouched) when the tables
+ * cannot decide the root. Sets Shared.root_tb_rule. */
 bool tb_rank_root(const Position *root, MoveList *moves, Score *scores);
 /* search_tb.c: the score of a WDL result at ply. */
 Score tb_score(int wdl, int ply, Score draw);

@@ -8,32 +8,52 @@
 #include "egtb/egtb_probe.h"
 #include "egtb/egtb_sig.h"
 #include "movegen.h"
+#include "repetition.h"
 #include "search_shared.h"
+
+/* Plies allowed, beyond a rule-settled value's v - 1, for the loser's
+ * forced cycle to come round to the referee's verdict (the third
+ * occurrence of a position, docs/matches.md): the table counts plies only
+ * to the first position where the loser can do nothing but check or chase
+ * (v = 1), not to the repetition that ends the game. The loser can delay
+ * that repetition by at most two visits to each position of its cycle: in
+ * the KRKN worked example 7 positions (14 plies), and the play-out takes 7
+ * (docs/egtb.md, "Converting won positions"). A measured allowance, not a
+ * bound: a rule-settled value whose v - 1 and this allowance do not fit
+ * the move limit is left to the search. */
+enum { RULE_CYCLE_PLIES = 40 };
+
+/* The root ranking orders wins by (order, v) as the tables settle them: a
+ * lower order first (it rests on fewer rule rounds; order 0 on none), then
+ * a smaller v. ORDER_RANK_SPAN exceeds every rank within one order (2 *
+ * 1020 + 1), WIN_RANK every order's span (127 orders at most). */
+enum { ORDER_RANK_SPAN = 1 << 12, WIN_RANK = 1 << 20 };
 
 Score tb_score(int wdl, int ply, Score draw) {
     return wdl > 0 ? SCORE_TB_WIN - ply : wdl < 0 ? -SCORE_TB_WIN + ply : draw;
 }
 
-/* Has a position repeated since the last capture? Then the game's history
- * (which side started the cycle, what it checked or chased) decides what a
- * table cannot know, and the search with its repetition judge takes over. */
-static bool repeated_since_capture(const Position *pos) {
-    int window = imin(pos_state(pos)->rule60, pos->game_ply);
-    for (int i = 0; i <= window; i++)
-        for (int j = i + 2; j <= window; j += 2)
-            if (pos->history[pos->game_ply - i].key == pos->history[pos->game_ply - j].key) return true;
-    return false;
-}
-
 /* A root move's table result for the side making it: the child's DTC (for
  * the opponent) and whether the move captured. false when the child is not
- * in the tables or its value rests on a repetition rule. */
+ * in the tables. */
 typedef struct {
-    int wdl;     /* for the mover */
-    int dtc;     /* the child's v: plies to the next conversion + 1 (0: draw) */
+    int wdl;   /* for the mover */
+    int dtc;   /* the child's v: plies to the next conversion, or to the
+                  rule loss when order > 0, + 1 (0: draw) */
+    int order; /* the rule round that settled the child (0: no rule) */
     bool capture;
-    bool ends;   /* the opponent has no legal reply: mated or stalemated now */
+    bool ends; /* the opponent has no legal reply: mated or stalemated now */
 } RootResult;
+
+/* A child that repeats a position of the game since the last capture is
+ * judged by the repetition judge on the cycle as played, which a table
+ * cannot see: the mover gets the worse of the two verdicts, so a table win
+ * is never kept where the cycle played says draw or loss. */
+static void judge_played_cycle(const Position *child, RootResult *r) {
+    RepVerdict v = rep_judge(child); /* for the opponent, to move in child */
+    if (v == REP_DRAW && r->wdl > 0) *r = (RootResult){.wdl = 0, .dtc = 0, .order = 0};
+    if (v == REP_WIN && r->wdl >= 0) *r = (RootResult){.wdl = -1, .dtc = 1, .order = 0};
+}
 
 static bool root_result(Position *pos, Move m, RootResult *r, uint64_t *probes) {
     pos_make_move(pos, m);
@@ -44,11 +64,12 @@ static bool root_result(Position *pos, Move m, RootResult *r, uint64_t *probes) 
     *probes += replies.count > 0 && ok;
     r->capture = pos_state(pos)->captured != NO_PIECE;
     r->ends = replies.count == 0;
-    pos_unmake_move(pos);
-    if (!ok || c.order != 0) return false;
     r->dtc = c.v;
+    r->order = c.order;
     r->wdl = c.v == 0 ? 0 : (c.v & 1) ? 1 : -1;
-    return true;
+    if (ok && !r->ends) judge_played_cycle(pos, r);
+    pos_unmake_move(pos);
+    return ok;
 }
 
 /* How good a move is for the mover, larger better: a win converting
@@ -57,11 +78,14 @@ static bool root_result(Position *pos, Move m, RootResult *r, uint64_t *probes) 
  * with replies (every one a capture into a lost position) is a conversion
  * in the table but one ply later in the game, where the move limit can
  * fall first: so every win ranks at twice its v, and a conversion by this
- * move one better. */
+ * move one better. Orders first: a win resting on fewer rule rounds beats
+ * any v of a higher order (it never needs the opponent's cycle judged, or
+ * needs fewer); a loser keeps to the highest order, whose win rests on the
+ * most rule rounds and lasts until the referee judges the cycle. */
 static int root_rank(const RootResult *r) {
-    if (r->wdl > 0) return 4096 - (r->capture || r->ends ? 1 : 2 * r->dtc);
+    if (r->wdl > 0) return WIN_RANK - r->order * ORDER_RANK_SPAN - (r->capture || r->ends ? 1 : 2 * r->dtc);
     if (r->wdl == 0) return 0;
-    return -4096 + r->dtc;
+    return -WIN_RANK + r->order * ORDER_RANK_SPAN + r->dtc;
 }
 
 /* DTM is read only where one side has attacking pieces: a both-sides DTM
@@ -118,17 +142,50 @@ static bool dtm_keep(const Position *root, MoveList *moves, const RootResult *re
     return true;
 }
 
+/* Does the game so far allow the table's value here? With no position
+ * repeated since the last capture, every cycle still starts at or after
+ * the root, as the table assumes. Otherwise an order-0 value is left to
+ * the search (the played cycle, not the table, decides). A rule-settled
+ * value (order > 0) is itself a verdict on a cycle, so it stands when every
+ * repetition on the board, judged from its first occurrence as the referee
+ * judges it, already goes the table's way (the loser is the offender): the
+ * play-out of a rule win passes through such repetitions before the third
+ * occurrence ends it. pos is the driver's copy of the root. */
+static bool history_allows(Position *pos, const EgtbDtc *here) {
+    int window = imin(pos_state(pos)->rule60, pos->game_ply), root_ply = pos->game_ply;
+    Color us = pos->side;
+    int want = (here->v & 1) ? -1 : 1; /* a rule value is never a draw */
+    for (int e = 0; e <= window; e++) {
+        if (e > 0) pos_unmake_move(pos); /* back to the next end of a cycle */
+        int end = root_ply - e, first = -1;
+        for (int j = end - 4; j >= root_ply - window; j -= 2)
+            if (pos->history[j].key == pos->history[end].key) first = j;
+        if (first < 0) continue;
+        if (here->order == 0) return false;
+        RepVerdict v = rep_judge_cycle(pos, first).verdict; /* for the side to move at end */
+        int for_us = v == REP_WIN ? 1 : v == REP_LOSS ? -1 : 0;
+        if (pos->side != us) for_us = -for_us;
+        if (for_us != want) return false;
+    }
+    return true;
+}
+
 bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     static Position pos; /* one search at a time: only the driver calls this */
     EgtbDtc here;
     uint64_t probes = 1;
     Shared.root_tbhits = 0;
+    Shared.root_tb_rule = false;
     if (!Options.use_egtb || !egtb_dtc_count() || moves->count == 0) return false;
-    if (!egtb_probe_dtc(root, &here) || here.order != 0 || repeated_since_capture(root)) return false;
-    /* A conversion that does not fit the move limit: the table's win may be
-     * a draw by the limit, which the search judges. */
-    if (here.v > 0 && Options.draw_plies > 0 && pos_state(root)->rule60 + here.v - 1 > Options.draw_plies)
-        return false;
+    if (!egtb_probe_dtc(root, &here)) return false;
+    memcpy(&pos, root, sizeof pos);
+    pos.nnue = NULL;
+    if (!history_allows(&pos, &here)) return false;
+    /* A conversion (or a rule loss and its cycle) that does not fit the
+     * move limit: the table's win may be a draw by the limit, which the
+     * search judges. */
+    int plies = here.v - 1 + (here.order > 0 ? RULE_CYCLE_PLIES : 0);
+    if (here.v > 0 && Options.draw_plies > 0 && pos_state(root)->rule60 + plies > Options.draw_plies) return false;
     memcpy(&pos, root, sizeof pos);
     pos.nnue = NULL;
     RootResult res[MAX_MOVES];
@@ -148,11 +205,14 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     int kept = 0;
     for (int i = 0; i < moves->count; i++) {
         if (root_rank(&res[i]) != best) continue;
-        int plies = imin(res[i].capture && res[i].wdl > 0 ? 1 : res[i].dtc, MAX_PLY);
-        scores[kept] = tb_score(res[i].wdl, plies, -Shared.contempt);
+        int move_plies = imin(res[i].capture && res[i].wdl > 0 ? 1 : res[i].dtc, MAX_PLY);
+        scores[kept] = tb_score(res[i].wdl, move_plies, -Shared.contempt);
         moves->moves[kept++] = moves->moves[i];
     }
     moves->count = kept;
     Shared.root_tbhits = probes;
+    /* The search scores a rule win it sees played out as a mate; the
+     * table's score is the one to show (docs/egtb.md, "Scores"). */
+    Shared.root_tb_rule = here.order > 0;
     return true;
 }
