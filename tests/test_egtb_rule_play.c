@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The engine on a win that rests on the repetition rules: KRKN's worked
+ * example (docs/egtb.md), index 15044, where White wins only because
+ * Black's one way on is a perpetual check (DTC order 1). With the KRKN
+ * tables the engine must score it as a table win (never a mate) and play
+ * the one move that keeps it, also when the root repeats a position of a
+ * cycle Black's checks made; the loser must keep to its checks; and,
+ * played out by tuong-match (engine against engine, both with the
+ * tables), the referee must award White the game by Black's perpetual
+ * check within the move limit. */
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "egtb_solve.h"
+#include "egtb_test_tables.h"
+#include "egtb_xq.h"
+#include "engine_proc.h"
+#include "score.h"
+
+#define EXAMPLE_FEN "9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 0 1"
+#define EXAMPLE_AFTER_KD2 "9/9/5k3/9/9/1R7/9/3K5/9/3n5 b - - 0 1"
+/* The only move that keeps the win (Ke1 loses to the fork Nc2+), and
+ * Black's only move that does not lose at once (every other is an order-0
+ * loss; the loser keeps to the rule-settled line). */
+#define KEEPS_THE_WIN "e2d2"
+#define KEEPS_CHECKING "d0f1"
+/* From 15044 and back: Kd2 Nf1+ Ke2 Nd0+, every Black move a check. */
+#define BLACK_CHECKS_ROUND " moves e2d2 d0f1 d2e2 f1d0"
+
+static EgtbSet Set;
+static char Dir[64];
+static int T5s;
+
+static int setup(void **state) {
+    (void)state;
+    engine_init();
+    T5s = eng_slow(5000);
+    snprintf(Dir, sizeof Dir, "/tmp/tuong-egtb-rule-play-XXXXXX");
+    if (!mkdtemp(Dir)) return -1;
+    static const char *const names[] = {"KRK", "KNK", "KRKN"};
+    egtb_set_init(&Set, "");
+    if (!egtb_test_build(&Set, names, 3, 2)) return -1;
+    for (int i = 0; i < 3; i++) {
+        char err[256];
+        EgtbTable *t = egtb_test_table(&Set, names[i]);
+        if (!egtb_xq_write_wdl(t, Dir, err, sizeof err) || !egtb_xq_write_dtc(t, Dir, err, sizeof err)) {
+            fprintf(stderr, "writing %s: %s\n", names[i], err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    egtb_set_free(&Set);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", Dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Read to bestmove; its move into best, the last info line's score into
+ * *cp (false in *mate when it was a mate score). */
+static void read_best(Engine *e, char *best, int *cp, bool *mate) {
+    char line[ENG_LINE];
+    *cp = 0;
+    *mate = false;
+    for (;;) {
+        if (!eng_read_line(e, line, sizeof line, eng_slow(20000))) {
+            eng_dump(e);
+            fail_msg("no bestmove");
+        }
+        const char *sc = strstr(line, " score ");
+        if (sc) {
+            *mate = !strncmp(sc + 7, "mate ", 5);
+            *cp = atoi(sc + 7 + (*mate ? 5 : 3));
+        }
+        if (!strncmp(line, "bestmove ", 9)) break;
+    }
+    sscanf(line + 9, "%15s", best);
+}
+
+static bool is_table_win(int cp) { return cp >= SCORE_TB_WIN_IN_MAX && cp <= SCORE_TB_WIN; }
+
+/* The engine at `position` searching `go`: its move must be `want` and
+ * its score a table win (win) or loss (!win), in the band, not a mate. */
+static void expect_table_move(Engine *e, const char *position, const char *go, const char *want, bool win) {
+    char best[16];
+    int cp;
+    bool mate;
+    eng_send(e, "position %s", position);
+    eng_send(e, "go %s", go);
+    read_best(e, best, &cp, &mate);
+    if (strcmp(best, want)) fail_msg("%s, go %s: bestmove %s, want %s", position, go, best, want);
+    if (mate || !is_table_win(win ? cp : -cp))
+        fail_msg("%s, go %s: score %s %d, want a table %s", position, go, mate ? "mate" : "cp", cp,
+                 win ? "win" : "loss");
+}
+
+/* 15044 scores a table win and plays Kd2, at depth 1 (the root ranking
+ * alone) and at depth 8 (where the search sees Black's checks and, once
+ * they repeat, the judge's verdict as a mate); from 15043 Black keeps
+ * checking and scores a table loss. UCI. */
+static void test_rule_win_scored_and_kept(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name EGTBPath value %s", Dir);
+    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    expect_table_move(&e, "fen " EXAMPLE_FEN, "depth 1", KEEPS_THE_WIN, true);
+    expect_table_move(&e, "fen " EXAMPLE_FEN, "depth 8", KEEPS_THE_WIN, true);
+    expect_table_move(&e, "fen " EXAMPLE_AFTER_KD2, "depth 1", KEEPS_CHECKING, false);
+    expect_table_move(&e, "fen " EXAMPLE_AFTER_KD2, "depth 6", KEEPS_CHECKING, false);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+/* The root repeats 15044 after a round of Black's checks: the cycle on the
+ * board, judged as the referee judges it, is Black's perpetual check, so
+ * the table's rule win still stands (the third occurrence will end the
+ * game in White's favour). UCI. */
+static void test_rule_win_through_a_repetition(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name EGTBPath value %s", Dir);
+    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    expect_table_move(&e, "fen " EXAMPLE_FEN BLACK_CHECKS_ROUND, "depth 1", KEEPS_THE_WIN, true);
+    expect_table_move(&e, "fen " EXAMPLE_FEN BLACK_CHECKS_ROUND, "depth 8", KEEPS_THE_WIN, true);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+/* The same root with the no-capture count so high that the table's plies
+ * to the rule loss (v - 1 = 1) and the allowance for the loser's cycle
+ * (search_tb.c, RULE_CYCLE_PLIES = 40) no longer fit the 120-ply limit:
+ * the root ranking leaves it to the search, which reports no table score
+ * (the move limit might draw the game first); one ply lower it still
+ * does. */
+static void test_rule_win_near_the_move_limit(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name EGTBPath value %s", Dir);
+    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    expect_table_move(&e, "fen 9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 79 1", "depth 1", KEEPS_THE_WIN, true);
+    char best[16];
+    int cp;
+    bool mate;
+    eng_send(&e, "position fen 9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 80 1");
+    eng_send(&e, "go depth 1");
+    read_best(&e, best, &cp, &mate);
+    if (!mate && is_table_win(cp)) fail_msg("rule60 80: score cp %d, a table win past the limit", cp);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+/* tuong-match plays 15044 out, Tuong against itself with the tables on
+ * both sides, each colour once (node-limited, so the games do not depend
+ * on the machine's load): the referee (threefold repetition, the cycle
+ * judged by engine/repetition.c) gives White both games for Black's
+ * perpetual check, within the no-capture limit, and White's first move
+ * was scored as a table win. */
+static void test_played_out_referee_awards_the_rule_win(void **state) {
+    (void)state;
+    char epd[128], pgn[128], cmd[2048];
+    static char out[1 << 16], text[1 << 16];
+    snprintf(epd, sizeof epd, "%s/example.epd", Dir);
+    snprintf(pgn, sizeof pgn, "%s/games.pgn", Dir);
+    FILE *f = fopen(epd, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n", EXAMPLE_FEN);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "%s/tuong-match -engine name=a cmd=%s -engine name=b cmd=%s -each proto=uci option.EGTBPath=%s "
+             "-openings %s -games 2 -nodes 20000 -nocapture 120 -pgnout %s 2>&1",
+             TUONG_BUILD_DIR, TUONG_BINARY, TUONG_BINARY, Dir, epd, pgn);
+    int rc = run_command(cmd, out, sizeof out);
+    if (rc != 0) fail_msg("tuong-match failed (%d):\n%s", rc, out);
+    if (!strstr(out, "2  perpetual check by Black")) fail_msg("not both won by Black's perpetual check:\n%s", out);
+    f = fopen(pgn, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    int games = 0;
+    for (const char *p = text; (p = strstr(p, "\n1. " KEEPS_THE_WIN " {+")); p++) {
+        int cp = atoi(p + strlen("\n1. " KEEPS_THE_WIN " {+"));
+        if (!is_table_win(cp)) fail_msg("White's first move scored %d, not a table win:\n%s", cp, text);
+        games++;
+    }
+    assert_int_equal(games, 2);
+    assert_int_equal(strstr(text, "[Result \"1-0\"]") != NULL, 1);
+    assert_null(strstr(text, "[Result \"1/2-1/2\"]"));
+    assert_null(strstr(text, "[Result \"0-1\"]"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rule_win_scored_and_kept),
+        cmocka_unit_test(test_rule_win_through_a_repetition),
+        cmocka_unit_test(test_rule_win_near_the_move_limit),
+        cmocka_unit_test(test_played_out_referee_awards_the_rule_win),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
