@@ -142,6 +142,14 @@ static bool dtm_keep(const Position *root, MoveList *moves, const RootResult *re
     return true;
 }
 
+/* Do `plies` to the conversion (or, for a value of order > 0, to the rule
+ * loss, and the loser's cycle after it) fit the move limit? If not, the
+ * table's win may be a draw by the limit, which the search judges. */
+static bool fits_move_limit(const Position *root, int plies, int order) {
+    if (Options.draw_plies <= 0) return true;
+    return pos_state(root)->rule60 + plies + (order > 0 ? RULE_CYCLE_PLIES : 0) <= Options.draw_plies;
+}
+
 /* Does the game so far allow the table's value here? With no position
  * repeated since the last capture, every cycle still starts at or after
  * the root, as the table assumes. Otherwise an order-0 value is left to
@@ -181,11 +189,7 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     memcpy(&pos, root, sizeof pos);
     pos.nnue = NULL;
     if (!history_allows(&pos, &here)) return false;
-    /* A conversion (or a rule loss and its cycle) that does not fit the
-     * move limit: the table's win may be a draw by the limit, which the
-     * search judges. */
-    int plies = here.v - 1 + (here.order > 0 ? RULE_CYCLE_PLIES : 0);
-    if (here.v > 0 && Options.draw_plies > 0 && pos_state(root)->rule60 + plies > Options.draw_plies) return false;
+    if (here.v > 0 && !fits_move_limit(root, here.v - 1, here.order)) return false;
     memcpy(&pos, root, sizeof pos);
     pos.nnue = NULL;
     RootResult res[MAX_MOVES];
@@ -196,6 +200,12 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     }
     int wdl = here.v == 0 ? 0 : (here.v & 1) ? -1 : 1;
     if ((best > 0) != (wdl > 0) || (best == 0) != (wdl == 0)) return false; /* the children disagree: trust neither */
+    /* The best win left may be longer than the root's v says, where the
+     * played cycles took the shortest away (judge_played_cycle). */
+    for (int i = 0; i < moves->count; i++)
+        if (root_rank(&res[i]) == best && res[i].wdl > 0 && !res[i].capture && !res[i].ends &&
+            !fits_move_limit(root, res[i].dtc, res[i].order))
+            return false;
     /* A loss or a draw keeps the DTC ranking: resisting the conversion
      * longest gives the move limit its best chance. */
     if (wdl > 0 && dtm_keep(root, moves, res, scores, &probes)) {
