@@ -4,10 +4,12 @@
  * Black's one way on is a perpetual check (DTC order 1). With the KRKN
  * tables the engine must score it as a table win (never a mate) and play
  * the one move that keeps it, also when the root repeats a position of a
- * cycle Black's checks made; the loser must keep to its checks; and,
+ * cycle Black's checks made, but not after a cycle in which Black did not
+ * check; the loser must keep to its checks; and,
  * played out by tuong-match (engine against engine, both with the
  * tables), the referee must award White the game by Black's perpetual
- * check within the move limit. */
+ * check within the move limit. And a plain (order-0) win whose shortest
+ * move would repeat a position the judge calls drawn keeps a longer win. */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -136,6 +138,76 @@ static void test_rule_win_through_a_repetition(void **state) {
     eng_finish(&e);
 }
 
+/* A cycle on the board in which Black did not check: from 15044 Kd2, Black
+ * idles with its king (Kf8, a loss by the table), White too (Kd1), and
+ * both come back (Kf7, Kd2: 15043 again, a repetition the judge calls a
+ * draw), then Nf1+. The table says White wins here (order 1), but the
+ * referee judges a cycle from its first occurrence, and the table's line
+ * leads back through 15043, whose cycle now holds Black's idle moves: a
+ * draw, not Black's perpetual check. So no table score: the search
+ * decides (and calls it a draw). */
+static void test_rule_win_not_claimed_after_an_idle_cycle(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name EGTBPath value %s", Dir);
+    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    static const char *const Go[] = {"depth 1", "depth 8"};
+    for (int i = 0; i < 2; i++) {
+        char best[16];
+        int cp;
+        bool mate;
+        eng_send(&e, "position fen " EXAMPLE_FEN " moves e2d2 f7f8 d2d1 f8f7 d1d2 d0f1");
+        eng_send(&e, "go %s", Go[i]);
+        read_best(&e, best, &cp, &mate);
+        if (mate || is_table_win(cp)) fail_msg("go %s: score %s %d after a drawn cycle", Go[i], mate ? "mate" : "cp", cp);
+    }
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
+/* A KRKN position, order 0, whose one shortest win (Ra6-e6, to a Black
+ * loss of v = 9) goes back to the position the game started from: the
+ * game was Ke9-f9, Re6-a6, Kf9-e9 (idle moves both). That repetition, for
+ * the judge a draw, is worth no more than a draw, so the root ranking
+ * keeps the next shortest wins instead, still scored as a table win;
+ * unless they no longer fit the move limit. */
+#define REPEATING_START "4k4/9/9/4R4/9/9/8n/3K5/9/9 b - - 1 1"
+#define REPEATING_GAME " moves e9f9 e6a6 f9e9"
+#define REPEATING_MOVE "a6e6"
+static void test_table_win_avoids_a_drawn_repetition(void **state) {
+    (void)state;
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name EGTBPath value %s", Dir);
+    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    static const char *const Go[] = {"depth 1", "depth 6"};
+    for (int i = 0; i < 2; i++) {
+        char best[16];
+        int cp;
+        bool mate;
+        eng_send(&e, "position fen " REPEATING_START REPEATING_GAME);
+        eng_send(&e, "go %s", Go[i]);
+        read_best(&e, best, &cp, &mate);
+        if (!strcmp(best, REPEATING_MOVE)) fail_msg("go %s: %s repeats the start, a draw for the judge", Go[i], best);
+        if (mate || !is_table_win(cp)) fail_msg("go %s: score %s %d, want a table win", Go[i], mate ? "mate" : "cp", cp);
+    }
+    /* With the no-capture count 107 at the start (110 at the root) the
+     * root's v - 1 = 9 plies still fit the 120-ply limit, the longer wins
+     * left (v = 11) do not: no table score. */
+    char best[16];
+    int cp;
+    bool mate;
+    eng_send(&e, "position fen 4k4/9/9/4R4/9/9/8n/3K5/9/9 b - - 107 1" REPEATING_GAME);
+    eng_send(&e, "go depth 1");
+    read_best(&e, best, &cp, &mate);
+    if (!mate && is_table_win(cp)) fail_msg("count 110: score cp %d, a table win past the limit", cp);
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
 /* The same root with the no-capture count so high that the table's plies
  * to the rule loss (v - 1 = 1) and the allowance for the loser's cycle
  * (search_tb.c, RULE_CYCLE_PLIES = 40) no longer fit the 120-ply limit:
@@ -205,7 +277,9 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rule_win_scored_and_kept),
         cmocka_unit_test(test_rule_win_through_a_repetition),
+        cmocka_unit_test(test_rule_win_not_claimed_after_an_idle_cycle),
         cmocka_unit_test(test_rule_win_near_the_move_limit),
+        cmocka_unit_test(test_table_win_avoids_a_drawn_repetition),
         cmocka_unit_test(test_played_out_referee_awards_the_rule_win),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
