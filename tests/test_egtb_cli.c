@@ -60,7 +60,8 @@ static void expect_error(const char *args, const char *want) {
 /* Where both sides attack: build runs the rule loop and says what it found
  * (KRKN: xiangqitb's 312 + 1 285 entries of order 1, all perpetual
  * checks), compare counts the orders, verify passes, and probe marks the
- * worked example's win (docs/egtb.md) as settled by rule round 1. */
+ * worked example's win (docs/egtb.md) and the loss Kd2 leads to as settled
+ * by rule round 1. */
 static void test_build_rule_loop(void **state) {
     (void)state;
     char args[512], out[16384];
@@ -77,7 +78,7 @@ static void test_build_rule_loop(void **state) {
     assert_string_equal(out, "KRKN: ok (364500 positions per side)\n");
     snprintf(args, sizeof args, "probe %s '9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 0 1'", Dir);
     assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
-    assert_string_equal(out, "win dtc 1 order 1\n  e2e1 then win dtc 3\n  e2d2 then loss dtc 0\n");
+    assert_string_equal(out, "win dtc 1 order 1\n  e2e1 then win dtc 3\n  e2d2 then loss dtc 0 order 1\n");
 }
 
 static void test_build_verify_probe(void **state) {

@@ -515,6 +515,11 @@ static int cmd_probe(const char *dir, const char *fen) {
             else {
                 printf("then ");
                 print_value(cv);
+                /* The child's order too: at the worked example, Kd2 leads
+                 * to a loss that only the rule loop settled. */
+                pos_make_move(pos, list.moves[i]);
+                if (gen_count_legal(pos) > 0) print_order(&set, pos);
+                pos_unmake_move(pos);
             }
             printf("\n");
         }
