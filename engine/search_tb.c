@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* The endgame tables in the search (docs/egtb.md, "In the search"): the
  * scores of table results, and the root moves ranked by DTC, or by DTM
- * when a won root and all its children are in DTM files. The WDL probe
- * inside the tree is a step of search_tree.c. */
+ * when a won root and all its children are in DTM files. Values the
+ * repetition rules settled (DTC order > 0) rank by order first and stand
+ * only where the repetitions already played agree (docs/egtb.md,
+ * "Rule-settled values in play"). The WDL probe inside the tree is a step
+ * of search_tree.c. */
 #include <string.h>
 
 #include "egtb/egtb_probe.h"
@@ -18,7 +21,7 @@
  * (v = 1), not to the repetition that ends the game. The loser can delay
  * that repetition by at most two visits to each position of its cycle: in
  * the KRKN worked example 7 positions (14 plies), and the play-out takes 7
- * (docs/egtb.md, "Converting won positions"). A measured allowance, not a
+ * (docs/egtb.md, "Rule-settled values in play"). A measured allowance, not a
  * bound: a rule-settled value whose v - 1 and this allowance do not fit
  * the move limit is left to the search. */
 enum { RULE_CYCLE_PLIES = 40 };
