@@ -8,7 +8,8 @@
  * against a scripted fake engine and the real one, levels_fit.awk on a
  * three-level ladder,
  * mates_at.sh against a scripted fake engine and the real one,
- * egtb_convert.sh on KRKA positions with the engine and tables built here,
+ * egtb_convert.sh on KRKA positions with the engine and tables built here
+ * (and with the engines loading a directory without them, -p),
  * sprt_models.awk on a made-up match log (tests/data/scripts/sprt.log:
  * eight games, four pairs; the figures computed independently in Python). */
 #include "test_support.h"
@@ -324,6 +325,14 @@ static void test_egtb_convert_counts(void **state) {
     snprintf(cmd, sizeof cmd, "test $(wc -l < %s/out/games.tsv) -eq 12 && test $(grep -c '^on\tKRKA\twin\tw\t1-0\t' %s/out/games.tsv) -eq 4",
              dir, dir);
     assert_int_equal(system(cmd), 0);
+    /* The same positions with the engines loading a directory without
+     * KRKA's table (-p): nothing ranks the root, so "on" converts as few as
+     * "off" (none at one node). */
+    snprintf(cmd, sizeof cmd, "mkdir %s/none", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "-w 2 -d 1 -n 1 -p %s/none -o %s/away '%s' %s/tb KRKA", dir, dir, TUONG_BINARY, dir);
+    assert_int_equal(egtb_convert(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\nKRKA     on          0 / 4 "));
     /* Drawn KNKA positions with the horse to move: the tables keep the draw. */
     snprintf(cmd, sizeof cmd, "'%s/tuong-egtb' build --out %s/tb KNKA >/dev/null", TUONG_BUILD_DIR, dir);
     assert_int_equal(system(cmd), 0);
@@ -340,6 +349,9 @@ static void test_egtb_convert_counts(void **state) {
     assert_int_equal(egtb_convert("/nonexistent/tuong /tmp KRKA", out, sizeof out), 2);
     assert_string_equal(out, "egtb_convert.sh: error: no engine '/nonexistent/tuong'\n");
     snprintf(args, sizeof args, "'%s' /nonexistent-tables KRKA", TUONG_BINARY);
+    assert_int_equal(egtb_convert(args, out, sizeof out), 2);
+    assert_string_equal(out, "egtb_convert.sh: error: no table directory '/nonexistent-tables'\n");
+    snprintf(args, sizeof args, "-p /nonexistent-tables '%s' /tmp KRKA", TUONG_BINARY);
     assert_int_equal(egtb_convert(args, out, sizeof out), 2);
     assert_string_equal(out, "egtb_convert.sh: error: no table directory '/nonexistent-tables'\n");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

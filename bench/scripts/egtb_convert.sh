@@ -8,13 +8,19 @@
 # once with UseEGTB on both sides, once with it off on both sides.
 #
 #   bench/scripts/egtb_convert.sh [-w WON] [-d DRAWN] [-m SIDE] [-n NODES]
-#                                 [-s SEED] [-c GAMES] [-o DIR] TUONG TBDIR SIG...
+#                                 [-s SEED] [-c GAMES] [-o DIR] [-p PLAYDIR]
+#                                 TUONG TBDIR SIG...
 #
 # WON defaults to 50, DRAWN to 10, NODES to 20000, SEED to 1, -c (games at
 # once) to 1. Won positions have the winner to move; drawn ones the side
 # SIDE: strong (the attacking side), weak or any (the default; most drawn
 # positions have the weaker side to move, often about to capture). TUONG is
-# the engine; tuong-egtb and tuong-match are taken from its directory. The sampled positions, PGN and one line per game
+# the engine; tuong-egtb and tuong-match are taken from its directory.
+# PLAYDIR (default TBDIR) holds the tables the engines load when UseEGTB
+# is on: a directory without SIG's own tables but with the smaller ones its
+# captures lead into measures positions one capture away from the tables,
+# where the search's WDL probes, not the root ranking, have to find the
+# way. The sampled positions, PGN and one line per game
 # (games.tsv) go to DIR (default: a new directory under /tmp). tuong-match
 # plays every position twice, with the engines' colours swapped; both
 # games start with the side to move of the position, so every game counts.
@@ -23,11 +29,11 @@
 # 120 plies); a drawn game is kept when it is not lost by either side.
 set -euo pipefail
 
-usage() { sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "egtb_convert.sh: error: $*" >&2; exit 2; }
 
-won=50 drawn=10 side=any nodes=20000 seed=1 conc=1 out=
-while getopts "w:d:m:n:s:c:o:h" opt; do
+won=50 drawn=10 side=any nodes=20000 seed=1 conc=1 out= play=
+while getopts "w:d:m:n:s:c:o:p:h" opt; do
   case $opt in
     w) won=$OPTARG ;;
     d) drawn=$OPTARG ;;
@@ -36,6 +42,7 @@ while getopts "w:d:m:n:s:c:o:h" opt; do
     s) seed=$OPTARG ;;
     c) conc=$OPTARG ;;
     o) out=$OPTARG ;;
+    p) play=$OPTARG ;;
     *) usage ;;
   esac
 done
@@ -52,6 +59,8 @@ done
 bin=$(dirname "$tuong")
 for tool in tuong-egtb tuong-match; do [ -x "$bin/$tool" ] || die "no $tool next to $tuong"; done
 [ -d "$tb" ] || die "no table directory '$tb'"
+[ -n "$play" ] || play=$tb
+[ -d "$play" ] || die "no table directory '$play'"
 [ -n "$out" ] || out=$(mktemp -d /tmp/egtb_convert.XXXXXX)
 mkdir -p "$out"
 
@@ -75,7 +84,7 @@ for use in true false; do
   pgn=$out/tables-$use.pgn
   rm -f "$pgn"
   "$bin/tuong-match" -engine name=a cmd="$tuong" -engine name=b cmd="$tuong" \
-    -each proto=ucci option.hashsize=16 option.egtbpaths="$tb" option.useegtb=$use \
+    -each proto=ucci option.hashsize=16 option.egtbpaths="$play" option.useegtb=$use \
     -openings "$epd" -games $((2 * positions)) -nodes "$nodes" -concurrency "$conc" \
     -quiet -pgnout "$pgn" >"$out/match-$use.log"
   # One line per game: tables, signature, value, side to move at the
