@@ -71,8 +71,12 @@ static void test_net_validation(void **state) {
         uint32_t value;
         const char *why;
     } const Bad[] = {
-        {8, 3, "version"},
+        /* Versions 1 to 3 are known; a version-3 header on this version-1
+         * file reads L1 and L2 from the payload. */
+        {8, 4, "version"},
+        {8, 0, "version"},
         {8, 2, "dense stack"},
+        {8, 3, "dense stack"},
         {12, 2, "feature set"},
         {16, 100, "accumulator size"},
         {16, 2048, "accumulator size"},

@@ -81,15 +81,15 @@ bool nnue_embedded_hash(uint32_t *hash) {
     return true;
 }
 
-/* The output layer on the two accumulators. */
+/* The head on the two accumulators: the output layer (version 1), the
+ * dense stack (version 2), or both summed (version 3, the stack + skip). */
 static Score output(const NnueNet *net, const Position *pos, const int16_t *us, const int16_t *them, int *bucket) {
     int b = nnue_output_bucket(bb_popcount(pos->occ), net->out_buckets);
-    int64_t eval;
-    if (net->stack) {
-        eval = nnue_stack_scale(nnue_k_dense(us, them, net->hidden, &net->dense[b]), net->scale);
-    } else {
+    int64_t eval = 0;
+    if (net->stack) eval = nnue_stack_scale(nnue_k_dense(us, them, net->hidden, &net->dense[b]), net->scale);
+    if (!net->stack || net->skip) {
         int32_t sum = nnue_k_output(us, them, net->out_weights + (size_t)b * 2 * (size_t)net->hidden, net->hidden);
-        eval = nnue_output_scale(sum, net->out_bias[b], net->scale);
+        eval += nnue_output_scale(sum, net->out_bias[b], net->scale);
     }
     if (bucket) *bucket = b;
     return (Score)(eval > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : eval < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : eval);

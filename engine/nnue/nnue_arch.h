@@ -8,13 +8,14 @@
  *   -> SCReLU, both perspectives (side to move first) -> 2H
  *   -> one of O output buckets (by piece count) -> eval
  *
- * Version 2 nets may put a small dense stack between the two (below).
+ * Version 2 nets may put a small dense stack between the two (below);
+ * version 3 nets sum the stack's eval and the version-1 output layer's.
  *
  * Net file (little-endian):
  *
  *   offset  size  field
  *        0     8  magic "TUONGNN1"
- *        8     4  version (1: no dense stack; 2: with one)
+ *        8     4  version (1: no dense stack; 2: with one; 3: stack + skip)
  *       12     4  feature set (NNUE_FS_PLAIN or NNUE_FS_KING_BUCKETS)
  *       16     4  H, accumulator units (128..1024, a multiple of 32)
  *       20     4  O, output buckets (1 or 8)
@@ -42,6 +43,14 @@
  * where crelu(x) = clamp((max(x, 0) + 32) >> 6, 0, QH): float 1.0 = QH for
  * u, h1, h2, float 1.0 = QW for the int8 weights, and each bias is at the
  * scale of its sum (QH * QW). No step can overflow or wrap.
+ *
+ * Version 3 (the stack with a skip: the version-1 output layer beside it):
+ * the version-2 header and payload (version field 3), then the version-1
+ * output layer: int16 out weights [O][2H], int32 out bias [O]. eval = the
+ * output layer's eval + the stack's eval, each computed exactly as in a
+ * version-1 and a version-2 net (int64, engine units), then clamped. A
+ * version-1 net is a version-3 net whose stack has l3 weights and bias 0:
+ * that is how a stack is warm-started without losing the output layer.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,6 +59,7 @@
 enum {
     NNUE_VERSION = 1,       /* no dense stack */
     NNUE_VERSION_STACK = 2, /* with the dense stack */
+    NNUE_VERSION_SKIP = 3,  /* the dense stack plus the version-1 output layer (the skip) */
     NNUE_HEADER_SIZE = 40,
     NNUE_HEADER_SIZE_STACK = 48,
     NNUE_L1 = 16, /* the stack's shape is fixed: its kernels are unrolled for it */
@@ -91,10 +101,26 @@ static inline size_t nnue_stack_bytes(int hidden) {
     return (size_t)NNUE_L1 * 2 * (size_t)hidden + 4 * NNUE_L1 + NNUE_L2 * NNUE_L1 + 4 * NNUE_L2 + NNUE_L2 + 4;
 }
 
+/* Bytes of the version-1 output layer: int16 weights [O][2H], int32 bias [O]. */
+static inline size_t nnue_output_layer_bytes(int hidden, int out_buckets) {
+    return (size_t)out_buckets * (2 * (size_t)hidden * 2 + 4);
+}
+
 /* Bytes of the payload after the header (`stack`: a version-2 net). */
 static inline size_t nnue_payload_bytes(int feature_set, int hidden, int out_buckets, bool stack) {
     size_t ft = (size_t)nnue_input_count(feature_set) * (size_t)hidden * 2 + (size_t)hidden * 2;
-    return ft + (size_t)out_buckets * (stack ? nnue_stack_bytes(hidden) : 2 * (size_t)hidden * 2 + 4);
+    return ft + (stack ? (size_t)out_buckets * nnue_stack_bytes(hidden) : nnue_output_layer_bytes(hidden, out_buckets));
+}
+
+/* Bytes of the payload of a net of any version (1, 2 or 3). */
+static inline size_t nnue_payload_bytes_v(int feature_set, int hidden, int out_buckets, int version) {
+    size_t bytes = nnue_payload_bytes(feature_set, hidden, out_buckets, version != NNUE_VERSION);
+    return bytes + (version == NNUE_VERSION_SKIP ? nnue_output_layer_bytes(hidden, out_buckets) : 0);
+}
+
+/* Bytes of the header of a net of this version (the stack's adds its shape). */
+static inline size_t nnue_header_bytes(int version) {
+    return version == NNUE_VERSION ? NNUE_HEADER_SIZE : NNUE_HEADER_SIZE_STACK;
 }
 
 /* Bytes of a version-1 payload. */

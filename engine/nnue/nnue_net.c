@@ -10,7 +10,7 @@
 #include "../sys.h"
 
 /* Net files larger than this are not ours (the largest valid one, king
- * buckets with 1024 units, is about 15.5 MB). */
+ * buckets with 1024 units, a stack and a skip, is about 15.8 MB). */
 enum { NNUE_FILE_MAX = 64 << 20 };
 
 static const char *const FeatureSetNames[NNUE_FS_NB] = {"plain", "king buckets"};
@@ -33,11 +33,11 @@ static bool check_header(NnueNet *net, const unsigned char *data, size_t size, c
     uint32_t version = read_u32(data + 8), fs = read_u32(data + 12), hidden = read_u32(data + 16);
     uint32_t outs = read_u32(data + 20), qa = read_u32(data + 24), qb = read_u32(data + 28);
     uint32_t scale = read_u32(data + 32);
-    if (version != NNUE_VERSION && version != NNUE_VERSION_STACK)
-        return fail(err, errlen, "network version %lu, this engine reads versions 1 and %lu", version,
-                    NNUE_VERSION_STACK);
-    const bool stack = version == NNUE_VERSION_STACK;
-    const size_t header = stack ? NNUE_HEADER_SIZE_STACK : NNUE_HEADER_SIZE;
+    if (version != NNUE_VERSION && version != NNUE_VERSION_STACK && version != NNUE_VERSION_SKIP)
+        return fail(err, errlen, "network version %lu, this engine reads versions 1 to %lu", version,
+                    NNUE_VERSION_SKIP);
+    const bool stack = version != NNUE_VERSION;
+    const size_t header = nnue_header_bytes((int)version);
     if (size < header)
         return fail(err, errlen, "truncated network: %lu bytes, shorter than the %lu-byte header", size, header);
     if (fs >= NNUE_FS_NB) return fail(err, errlen, "unsupported feature set %lu (0 or 1)", fs, 0);
@@ -53,7 +53,7 @@ static bool check_header(NnueNet *net, const unsigned char *data, size_t size, c
     if (stack && (read_u32(data + 40) != NNUE_L1 || read_u32(data + 44) != NNUE_L2))
         return fail(err, errlen, "unsupported dense stack %lu x %lu (this engine reads 16 x 32)", read_u32(data + 40),
                     read_u32(data + 44));
-    size_t want = header + nnue_payload_bytes((int)fs, (int)hidden, (int)outs, stack);
+    size_t want = header + nnue_payload_bytes_v((int)fs, (int)hidden, (int)outs, (int)version);
     if (size != want)
         return fail(err, errlen,
                     size < want ? "truncated network: %lu bytes, its header needs %lu"
@@ -62,12 +62,14 @@ static bool check_header(NnueNet *net, const unsigned char *data, size_t size, c
     uint32_t hash = nnue_fnv1a(NNUE_FNV_SEED, data + header, size - header);
     if (hash != read_u32(data + 36))
         return fail(err, errlen, "corrupt network: payload hash %08lx, header says %08lx", hash, read_u32(data + 36));
+    net->version = (int)version;
     net->feature_set = (int)fs;
     net->inputs = nnue_input_count((int)fs);
     net->hidden = (int)hidden;
     net->out_buckets = (int)outs;
     net->scale = (int)scale;
     net->stack = stack;
+    net->skip = version == NNUE_VERSION_SKIP;
     net->hash = hash;
     return true;
 }
@@ -132,20 +134,32 @@ static bool dense_biases_ok(const NnueDense *d) {
     return ok;
 }
 
+/* The version-1 output layer from the file at src into mem (its weights,
+ * then its 64-byte aligned biases). */
+static void read_output_layer(NnueNet *net, unsigned char *mem, const unsigned char *src) {
+    size_t n = (size_t)net->out_buckets * 2 * (size_t)net->hidden;
+    net->out_weights = (int16_t *)mem;
+    net->out_bias = (int32_t *)(mem + align64(n * 2));
+    read_i16(net->out_weights, src, n);
+    read_i32(net->out_bias, src + n * 2, (size_t)net->out_buckets);
+}
+
 bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *err, size_t errlen) {
     memset(net, 0, sizeof *net);
     NnueNet shape = {0};
     if (!check_header(&shape, data, size, err, errlen)) return false;
     size_t H = (size_t)shape.hidden, O = (size_t)shape.out_buckets, ft = (size_t)shape.inputs * H;
     size_t head = align64(ft * 2) + align64(H * 2);
-    size_t bytes = head + (shape.stack ? O * dense_memory(shape.hidden) : align64(O * 2 * H * 2) + align64(O * 4));
+    size_t stack_bytes = shape.stack ? O * dense_memory(shape.hidden) : 0;
+    size_t out_bytes = !shape.stack || shape.skip ? align64(O * 2 * H * 2) + align64(O * 4) : 0;
+    size_t bytes = head + stack_bytes + out_bytes;
     unsigned char *mem = sys_aligned_alloc(64, bytes);
     if (!mem) return fail(err, errlen, "out of memory for a %lu-byte network", bytes, 0);
     *net = shape;
     net->memory = mem;
     net->ft_weights = (int16_t *)mem;
     net->ft_bias = (int16_t *)(mem + align64(ft * 2));
-    const unsigned char *p = data + (shape.stack ? NNUE_HEADER_SIZE_STACK : NNUE_HEADER_SIZE);
+    const unsigned char *p = data + nnue_header_bytes(shape.version);
     read_i16(net->ft_weights, p, ft);
     p += ft * 2;
     read_i16(net->ft_bias, p, H);
@@ -159,13 +173,9 @@ bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *
                 return fail(err, errlen, "corrupt network: a dense-stack bias of output bucket %lu is beyond +-2^%lu",
                             b, 30);
             }
-        return true;
     }
-    net->out_weights = (int16_t *)(mem + head);
-    net->out_bias = (int32_t *)((unsigned char *)net->out_weights + align64(O * 2 * H * 2));
-    read_i16(net->out_weights, p, O * 2 * H);
-    p += O * 2 * H * 2;
-    read_i32(net->out_bias, p, O);
+    /* Version 1's output layer, or version 3's skip after the stack. */
+    if (out_bytes) read_output_layer(net, mem + head + stack_bytes, p);
     return true;
 }
 
@@ -209,7 +219,8 @@ void nnue_net_free(NnueNet *net) {
 }
 
 void nnue_net_describe(const NnueNet *net, char *out, size_t size) {
+    const char *head = net->skip ? "dense 16-32 stacks + skip, " : net->stack ? "dense 16-32 stacks, " : "";
     snprintf(out, size, "%08x (%s, %d units, %s%d output bucket%s, scale %d)", (unsigned)net->hash,
-             FeatureSetNames[net->feature_set], net->hidden, net->stack ? "dense 16-32 stacks, " : "", net->out_buckets,
-             net->out_buckets == 1 ? "" : "s", net->scale);
+             FeatureSetNames[net->feature_set], net->hidden, head, net->out_buckets, net->out_buckets == 1 ? "" : "s",
+             net->scale);
 }

@@ -23,13 +23,15 @@ typedef struct {
 } NnueDense;
 
 typedef struct {
+    int version; /* of the file: 1, 2 or 3 (nnue_arch.h) */
     int feature_set, inputs, hidden, out_buckets, scale;
-    bool stack; /* version 2: the dense stack replaces the output layer */
+    bool stack; /* versions 2 and 3: the dense stack */
+    bool skip;  /* version 3: the output layer too, its eval added to the stack's */
     uint32_t hash;
-    int16_t *ft_weights;                   /* [inputs][hidden] */
-    int16_t *ft_bias;                      /* [hidden] */
-    int16_t *out_weights;                  /* [out_buckets][2 * hidden]: side to move's half first (no stack) */
-    int32_t *out_bias;                     /* [out_buckets] (no stack) */
+    int16_t *ft_weights;  /* [inputs][hidden] */
+    int16_t *ft_bias;     /* [hidden] */
+    int16_t *out_weights; /* [out_buckets][2 * hidden]: side to move's half first (no stack, or skip) */
+    int32_t *out_bias;    /* [out_buckets] (no stack, or skip) */
     NnueDense dense[NNUE_OUT_BUCKETS_MAX]; /* per output bucket (stack) */
     void *memory;                          /* one 64-byte aligned block holding the tensors */
 } NnueNet;
@@ -41,5 +43,6 @@ bool nnue_net_parse(NnueNet *net, const unsigned char *data, size_t size, char *
 bool nnue_net_read_file(NnueNet *net, const char *path, char *err, size_t errlen);
 /* Release the tensors (net becomes empty; freeing an empty net is fine). */
 void nnue_net_free(NnueNet *net);
-/* One-line description: "1a2b3c4d (king buckets, 256 units, 8 output buckets, scale 400)". */
+/* One-line description: "1a2b3c4d (king buckets, 256 units, 8 output buckets, scale 400)"; a
+ * version-2 net adds "dense 16-32 stacks, ", a version-3 net "dense 16-32 stacks + skip, ". */
 void nnue_net_describe(const NnueNet *net, char *out, size_t size);

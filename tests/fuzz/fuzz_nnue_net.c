@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Fuzz the net file reader (engine/nnue/nnue_net.c), versions 1 and 2.
+/* Fuzz the net file reader (engine/nnue/nnue_net.c), versions 1, 2 and 3.
  * Random bytes almost never carry a valid size and hash, so the input
  * steers the making of a file instead: a few bytes choose the header's
  * fields (valid ones mostly, any value sometimes), the payload is filled
@@ -45,7 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const uint8_t *c = data, *fill = data + CONTROL_BYTES;
     const size_t fill_n = size - CONTROL_BYTES;
     const bool stack = c[0] & 1, raw = (c[0] & 0xE0) == 0xE0; /* raw: any field values */
-    uint32_t fields[10] = {stack ? NNUE_VERSION_STACK : NNUE_VERSION,
+    const bool skip = stack && (c[0] & 2);                    /* version 3: the stack and the output layer */
+    const int version = skip ? NNUE_VERSION_SKIP : stack ? NNUE_VERSION_STACK : NNUE_VERSION;
+    uint32_t fields[10] = {(uint32_t)version,
                            c[1] % 8 ? NNUE_FS_PLAIN : NNUE_FS_KING_BUCKETS,
                            (uint32_t)NNUE_HIDDEN_MIN + NNUE_HIDDEN_STEP * (c[2] % 2),
                            c[3] & 1 ? 1u : NNUE_OUT_BUCKETS_MAX,
@@ -56,10 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                            NNUE_L1,
                            NNUE_L2};
     if (raw) fields[c[5] % 10] = get_u32(c + 6);
-    const size_t header = stack ? NNUE_HEADER_SIZE_STACK : NNUE_HEADER_SIZE;
+    const size_t header = nnue_header_bytes(version);
     const bool shape_ok = fields[1] < NNUE_FS_NB && fields[2] >= NNUE_HIDDEN_MIN && fields[2] <= NNUE_HIDDEN_MAX &&
                           fields[2] % NNUE_HIDDEN_STEP == 0 && fields[3] >= 1 && fields[3] <= NNUE_OUT_BUCKETS_MAX;
-    size_t want = header + (shape_ok ? nnue_payload_bytes((int)fields[1], (int)fields[2], (int)fields[3], stack) : 64);
+    size_t want =
+        header + (shape_ok ? nnue_payload_bytes_v((int)fields[1], (int)fields[2], (int)fields[3], version) : 64);
     /* The size: exact, one byte short, one too many, or half. */
     size_t n = c[10] % 4 == 0 ? want - 1 : c[10] % 4 == 1 ? want + 1 : c[10] % 4 == 2 ? want / 2 : want;
     unsigned char *file = malloc(n);
@@ -75,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     NnueNet net;
     char err[300];
     if (nnue_net_parse(&net, file, n, err, sizeof err)) {
-        FUZZ_CHECK(net.hidden == (int)fields[2] && net.stack == stack);
+        FUZZ_CHECK(net.hidden == (int)fields[2] && net.stack == stack && net.skip == skip);
         int16_t us[NNUE_HIDDEN_MAX], them[NNUE_HIDDEN_MAX];
         for (int i = 0; i < net.hidden; i++) {
             us[i] = (int16_t)(fill[(2 * i) % fill_n] | fill[(2 * i + 1) % fill_n] << 8);
@@ -85,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (net.stack) {
                 int64_t eval = nnue_stack_scale(nnue_k_dense(us, them, net.hidden, &net.dense[b]), net.scale);
                 (void)eval;
-            } else {
+            }
+            if (!net.stack || net.skip) {
                 int32_t sum = nnue_k_output(us, them, net.out_weights + (size_t)b * 2 * (size_t)net.hidden, net.hidden);
                 (void)nnue_output_scale(sum, net.out_bias[b], net.scale);
             }
