@@ -221,7 +221,7 @@ static bool near_kink(const TrainNet *net, const TrainData *d, const uint32_t *i
     return near;
 }
 
-/* A parameter of the kind `kind` (0..8, see below) that the position f
+/* A parameter of the kind `kind` (0..10, see below) that the position f
  * uses; kinds a net does not have fall back to the ft weights. */
 static size_t pick_parameter(const TrainNet *net, const TrainFeatures *f, int kind) {
     const size_t H = (size_t)net->hidden, b = (size_t)f->bucket;
@@ -237,6 +237,12 @@ static size_t pick_parameter(const TrainNet *net, const TrainFeatures *f, int ki
     case 5: return net->l2_b + b * NNUE_L2 + rnd(NNUE_L2);
     case 6: return net->l3_w + b * NNUE_L2 + rnd(NNUE_L2);
     case 7: return net->l3_b + b;
+    case 9: /* the skip's output layer, beside the stack */
+        if (net->skip) return net->out_w + b * 2 * H + rnd(2 * (unsigned)H);
+        return net->ft_w + feature * H + rnd((unsigned)H);
+    case 10:
+        if (net->skip) return net->out_b + b;
+        return net->ft_w + feature * H + rnd((unsigned)H);
     case 8:
         if (net->factorised) return net->fac_w + (feature % TRAIN_FACTOR_ROWS) * H + rnd((unsigned)H);
         /* fall through */
@@ -255,17 +261,17 @@ static void gradient_check(TrainShape shape, double power) {
     train_net_randomise(&net, 5 + (uint64_t)shape.feature_set + 2 * shape.stack + 4 * shape.factorised);
     /* Gradients well above float noise: a large last layer, biases that keep
      * the accumulator units inside the clamp. */
-    if (!shape.stack)
-        for (size_t i = net.out_w; i < net.head_end; i++)
+    if (!shape.stack || shape.skip)
+        for (size_t i = net.out_w; i < net.out_b + (size_t)net.out_buckets; i++)
             net.params[i] *= 10;
-    else
+    if (shape.stack)
         for (size_t i = net.l3_w; i < net.head_end; i++)
             net.params[i] *= 10;
     for (size_t i = net.ft_b; i < net.head; i++)
         net.params[i] = 0.3f;
     train_net_refresh_eff(&net, 0, (size_t)net.inputs);
     TrainLoss loss = {190, 0.5, power};
-    enum { N = 8, KINDS = 9, TRIALS = 40 * KINDS };
+    enum { N = 8, KINDS = 11, TRIALS = 40 * KINDS };
     TrainData d = make_data(N);
     uint32_t idx[N];
     for (int i = 0; i < N; i++)
@@ -291,20 +297,22 @@ static void gradient_check(TrainShape shape, double power) {
             continue;
         }
         if (fabs(numeric - analytic) > 0.01 * fmax(fabs(numeric), fabs(analytic)) + 2e-5)
-            fail_msg("parameter %zu (kind %d): analytic %.7g, numeric %.7g (power %g, stack %d, factorised %d)", i,
-                     kind, analytic, numeric, power, shape.stack, shape.factorised);
+            fail_msg(
+                "parameter %zu (kind %d): analytic %.7g, numeric %.7g (power %g, stack %d, factorised %d, skip %d)", i,
+                kind, analytic, numeric, power, shape.stack, shape.factorised, shape.skip);
         if (fabs(analytic) > 1e-4) {
             checked++;
             kinds_checked[kind]++;
         }
     }
-    print_message("gradient check (fs %d, stack %d, factorised %d): %d parameters checked, %d skipped\n",
-                  shape.feature_set, shape.stack, shape.factorised, checked, skipped);
+    print_message("gradient check (fs %d, stack %d, factorised %d, skip %d): %d parameters checked, %d skipped\n",
+                  shape.feature_set, shape.stack, shape.factorised, shape.skip, checked, skipped);
     assert_true(skipped < TRIALS / 6);
     assert_true(checked > TRIALS / 3);
     /* Every kind of parameter the net has was checked with a real gradient. */
     for (int k = 0; k < KINDS; k++) {
-        bool has = k < 2 || (k < 4 && !shape.stack) || (k < 8 && shape.stack) || (k == 8 && shape.factorised);
+        bool has = k < 2 || (k < 4 && !shape.stack) || (k < 8 && shape.stack) || (k == 8 && shape.factorised) ||
+                   (k > 8 && shape.skip);
         if (has && kinds_checked[k] == 0) fail_msg("no parameter of kind %d had a gradient to check", k);
     }
     free(grad);
@@ -314,12 +322,14 @@ static void gradient_check(TrainShape shape, double power) {
 
 static void test_gradient_check(void **state) {
     (void)state;
-    gradient_check((TrainShape){NNUE_FS_PLAIN, 128, 8, 400, false, false}, 2.0);
-    gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, false, false}, 2.0);
-    gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, false, false}, 2.5);
-    gradient_check((TrainShape){NNUE_FS_PLAIN, 128, 8, 400, true, false}, 2.0);
-    gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 1, 400, false, true}, 2.0);
-    gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, true, true}, 2.5);
+    gradient_check((TrainShape){NNUE_FS_PLAIN, 128, 8, 400, false, false, false}, 2.0);
+    gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, false, false, false}, 2.0);
+    gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, false, false, false}, 2.5);
+    gradient_check((TrainShape){NNUE_FS_PLAIN, 128, 8, 400, true, false, false}, 2.0);
+    gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 1, 400, false, true, false}, 2.0);
+    gradient_check((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, true, true, false}, 2.5);
+    /* The stack with the skip: both heads' gradients, and their d_acc summed. */
+    gradient_check((TrainShape){NNUE_FS_PLAIN, 128, 8, 400, true, false, true}, 2.0);
 }
 
 /* train_batch works a chunk of positions at a time (bench/nnue/
@@ -387,8 +397,9 @@ static void batch_equals_one_at_a_time(TrainShape shape) {
 
 static void test_batch_chunks(void **state) {
     (void)state;
-    batch_equals_one_at_a_time((TrainShape){NNUE_FS_PLAIN, 256, 8, 400, false, false});
-    batch_equals_one_at_a_time((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, true, true});
+    batch_equals_one_at_a_time((TrainShape){NNUE_FS_PLAIN, 256, 8, 400, false, false, false});
+    batch_equals_one_at_a_time((TrainShape){NNUE_FS_KING_BUCKETS, 128, 8, 400, true, true, false});
+    batch_equals_one_at_a_time((TrainShape){NNUE_FS_PLAIN, 128, 8, 400, true, false, true});
 }
 
 /* A tiny set (score targets only) is learnt to near-zero loss. */
@@ -519,6 +530,9 @@ static void test_resume_is_exact(void **state) {
     cfg.stack = true;
     cfg.factorised = true;
     resume_is_exact(cfg);
+    /* The skip (checkpoint version 4): a resumed run is still a skip net. */
+    cfg.skip = true;
+    resume_is_exact(cfg);
 }
 
 static void test_lr_schedule(void **state) {
@@ -564,11 +578,19 @@ static void lively_net(TrainNet *net, TrainShape shape, uint64_t seed) {
         for (size_t i = net->l3_w; i < net->head_end; i++)
             net->params[i] = spread(1.9f);
     }
+    if (shape.skip) /* the output layer beside the stack: evals of the same size */
+        for (size_t i = net->out_w; i < net->l1_w; i++)
+            net->params[i] = spread(0.6f);
     train_net_refresh_eff(net, 0, (size_t)net->inputs);
 }
 
 static TrainShape shape_of(int fs, int hidden, int buckets, bool stack, bool factorised) {
-    return (TrainShape){fs, hidden, buckets, 400, stack, factorised};
+    return (TrainShape){fs, hidden, buckets, 400, stack, factorised, false};
+}
+
+/* A stack + skip (version-3) shape. */
+static TrainShape skip_shape(int fs, int hidden, int buckets, bool factorised) {
+    return (TrainShape){fs, hidden, buckets, 400, true, factorised, true};
 }
 
 /* Quantisation-aware passes use the head's scale-64 weights rounded to the
@@ -612,6 +634,93 @@ static void test_quantisation_aware_forward(void **state) {
     (void)state;
     qat_matches_rounded(shape_of(NNUE_FS_KING_BUCKETS, 128, 8, false, false));
     qat_matches_rounded(shape_of(NNUE_FS_PLAIN, 128, 8, true, false));
+    qat_matches_rounded(skip_shape(NNUE_FS_PLAIN, 128, 8, false));
+    /* A skip net rounds both heads' weights, and only the weights. */
+    TrainNet net;
+    char err[200];
+    TrainShape shape = skip_shape(NNUE_FS_PLAIN, 128, 8, false);
+    assert_true(train_net_alloc(&net, &shape, err, sizeof err));
+    assert_true(train_net_is_q64(&net, net.out_w) && train_net_is_q64(&net, net.out_b - 1));
+    assert_true(train_net_is_q64(&net, net.l1_w) && train_net_is_q64(&net, net.l3_b - 1));
+    assert_false(train_net_is_q64(&net, net.out_b) || train_net_is_q64(&net, net.l1_b) ||
+                 train_net_is_q64(&net, net.l3_b));
+    train_net_free(&net);
+}
+
+/* A version-3 file (stack + skip): the header says version 3 and 16 x 32,
+ * the size is nnue_arch.h's, both heads read back tensor for tensor, the
+ * description names it, and a cut, padded or corrupted file is refused. */
+static void test_net_file_skip(void **state) {
+    (void)state;
+    TrainNet net;
+    QuantNet q;
+    NnueNet e;
+    char err[400], path[] = "/tmp/tuong-net-XXXXXX", desc[200];
+    uint32_t hash;
+    lively_net(&net, skip_shape(NNUE_FS_PLAIN, 128, 8, false), 5);
+    assert_true(train_quantise(&net, &q));
+    assert_int_equal(q.saturated, 0);
+    assert_true(q.skip && q.stack);
+    close(mkstemp(path));
+    assert_true(train_quant_write(&q, path, &hash, err, sizeof err));
+    assert_true(nnue_net_read_file(&e, path, err, sizeof err));
+    assert_int_equal(e.hash, hash);
+    assert_int_equal(e.version, NNUE_VERSION_SKIP);
+    assert_true(e.stack && e.skip);
+    assert_memory_equal(e.ft_weights, q.ft_w, sizeof(int16_t) * (size_t)e.inputs * 128);
+    assert_memory_equal(e.out_weights, q.out_w, sizeof(int16_t) * 8 * 2 * 128);
+    assert_memory_equal(e.out_bias, q.out_b, sizeof(int32_t) * 8);
+    assert_int_equal(e.dense[7].l3_b, q.l3_b[7]);
+    assert_int_equal(e.dense[2].l3_w[5], q.l3_w[2 * NNUE_L2 + 5]);
+    assert_int_equal(q.out_w[9], (int16_t)lround(net.params[net.out_w + 9] * NNUE_QB));
+    nnue_net_describe(&e, desc, sizeof desc);
+    if (!strstr(desc, "(plain, 128 units, dense 16-32 stacks + skip, 8 output buckets, scale 400)"))
+        fail_msg("described as %s", desc);
+    nnue_net_free(&e);
+    const size_t n = NNUE_HEADER_SIZE_STACK + nnue_payload_bytes_v(NNUE_FS_PLAIN, 128, 8, NNUE_VERSION_SKIP);
+    assert_int_equal(n,
+                     NNUE_HEADER_SIZE_STACK + nnue_payload_bytes(NNUE_FS_PLAIN, 128, 8, true) + 8 * (2 * 128 * 2 + 4));
+    unsigned char *bytes = malloc(n + 1);
+    FILE *f = fopen(path, "rb");
+    assert_int_equal(fread(bytes, 1, n + 1, f), n);
+    fclose(f);
+    remove(path);
+    assert_int_equal(bytes[8], NNUE_VERSION_SKIP);
+    assert_int_equal(bytes[40], NNUE_L1);
+    assert_int_equal(bytes[44], NNUE_L2);
+    /* The skip's out bias is the file's last 4 bytes. */
+    int32_t last = (int32_t)((uint32_t)bytes[n - 4] | (uint32_t)bytes[n - 3] << 8 | (uint32_t)bytes[n - 2] << 16 |
+                             (uint32_t)bytes[n - 1] << 24);
+    assert_int_equal(last, q.out_b[7]);
+    NnueNet bad;
+    assert_false(nnue_net_parse(&bad, bytes, n - 1, err, sizeof err));
+    if (!strstr(err, "truncated network")) fail_msg("%s", err);
+    assert_null(bad.memory);
+    /* A version-2 file's size is a cut version-3 file: refused too. */
+    assert_false(nnue_net_parse(&bad, bytes, n - 8 * (2 * 128 * 2 + 4), err, sizeof err));
+    if (!strstr(err, "truncated network")) fail_msg("%s", err);
+    bytes[n] = 0;
+    assert_false(nnue_net_parse(&bad, bytes, n + 1, err, sizeof err));
+    if (!strstr(err, "too long")) fail_msg("%s", err);
+    /* One bit of the skip's weights flipped: the hash no longer matches. */
+    bytes[n - 100] ^= 1;
+    assert_false(nnue_net_parse(&bad, bytes, n, err, sizeof err));
+    if (!strstr(err, "corrupt network: payload hash")) fail_msg("%s", err);
+    assert_null(bad.memory);
+    bytes[n - 100] ^= 1;
+    /* The header of a version-2 net on a version-3 payload: the wrong size. */
+    bytes[8] = NNUE_VERSION_STACK;
+    assert_false(nnue_net_parse(&bad, bytes, n, err, sizeof err));
+    if (!strstr(err, "too long")) fail_msg("%s", err);
+    bytes[8] = 4;
+    assert_false(nnue_net_parse(&bad, bytes, n, err, sizeof err));
+    if (!strstr(err, "network version 4, this engine reads versions 1 to 3")) fail_msg("%s", err);
+    bytes[8] = NNUE_VERSION_SKIP;
+    assert_true(nnue_net_parse(&bad, bytes, n, err, sizeof err));
+    nnue_net_free(&bad);
+    free(bytes);
+    train_quant_free(&q);
+    train_net_free(&net);
 }
 
 /* A net written by the trainer reads back into the engine tensor for
@@ -713,27 +822,33 @@ static void test_net_file_round_trip(void **state) {
 
 /* The trainer's integer forward pass equals the engine's evaluate() on
  * fixed and random positions, with and without the accumulator stack, for
- * each feature set, bucket count and head (output layer or dense stack);
- * the float eval stays close. */
+ * each feature set, bucket count and head (output layer, dense stack, or
+ * both: the skip); the float eval stays close. */
 static void test_engine_bit_exact(void **state) {
     (void)state;
     static const struct {
         int fs, hidden, buckets;
         bool stack, factorised;
         double tolerance; /* mean |float - quantised| as a share of mean |eval| */
-    } Shapes[] = {
-        {NNUE_FS_PLAIN, 128, 1, false, false, 0.03},        {NNUE_FS_PLAIN, 256, 8, false, false, 0.03},
-        {NNUE_FS_KING_BUCKETS, 128, 8, false, false, 0.03}, {NNUE_FS_KING_BUCKETS, 256, 1, false, false, 0.03},
-        {NNUE_FS_PLAIN, 128, 8, true, false, 0.10},         {NNUE_FS_KING_BUCKETS, 256, 1, true, true, 0.10},
-        {NNUE_FS_KING_BUCKETS, 512, 8, true, false, 0.10}};
+        bool skip;        /* version 3: the stack + the output layer */
+    } Shapes[] = {{NNUE_FS_PLAIN, 128, 1, false, false, 0.03, false},
+                  {NNUE_FS_PLAIN, 256, 8, false, false, 0.03, false},
+                  {NNUE_FS_KING_BUCKETS, 128, 8, false, false, 0.03, false},
+                  {NNUE_FS_KING_BUCKETS, 256, 1, false, false, 0.03, false},
+                  {NNUE_FS_PLAIN, 128, 8, true, false, 0.10, false},
+                  {NNUE_FS_KING_BUCKETS, 256, 1, true, true, 0.10, false},
+                  {NNUE_FS_KING_BUCKETS, 512, 8, true, false, 0.10, false},
+                  {NNUE_FS_PLAIN, 256, 8, true, false, 0.10, true},
+                  {NNUE_FS_KING_BUCKETS, 128, 1, true, true, 0.10, true}};
     TrainActs *acts = malloc(sizeof *acts);
     for (size_t s = 0; s < sizeof Shapes / sizeof *Shapes; s++) {
         TrainNet net;
         QuantNet q;
         char err[400], path[] = "/tmp/tuong-net-XXXXXX";
-        lively_net(&net,
-                   shape_of(Shapes[s].fs, Shapes[s].hidden, Shapes[s].buckets, Shapes[s].stack, Shapes[s].factorised),
-                   10 + s);
+        TrainShape shape =
+            shape_of(Shapes[s].fs, Shapes[s].hidden, Shapes[s].buckets, Shapes[s].stack, Shapes[s].factorised);
+        shape.skip = Shapes[s].skip;
+        lively_net(&net, shape, 10 + s);
         assert_true(train_quantise(&net, &q));
         close(mkstemp(path));
         assert_true(train_quant_write(&q, path, NULL, err, sizeof err));
@@ -804,9 +919,9 @@ static size_t quant_head_bytes(const QuantNet *q) {
  * cannot meet are refused. */
 static void test_warm_start(void **state) {
     (void)state;
-    const TrainShape Same[] = {shape_of(NNUE_FS_PLAIN, 128, 8, false, false),
-                               shape_of(NNUE_FS_KING_BUCKETS, 160, 8, true, false),
-                               shape_of(NNUE_FS_PLAIN, 128, 1, true, false)};
+    const TrainShape Same[] = {
+        shape_of(NNUE_FS_PLAIN, 128, 8, false, false), shape_of(NNUE_FS_KING_BUCKETS, 160, 8, true, false),
+        shape_of(NNUE_FS_PLAIN, 128, 1, true, false), skip_shape(NNUE_FS_KING_BUCKETS, 128, 8, false)};
     char err[400];
     for (size_t s = 0; s < sizeof Same / sizeof *Same; s++) {
         TrainNet src, dst;
@@ -829,8 +944,10 @@ static void test_warm_start(void **state) {
             assert_memory_equal(q2.l1_b, q.l1_b, sizeof(int32_t) * (size_t)q.out_buckets * NNUE_L1);
             assert_memory_equal(q2.l2_b, q.l2_b, sizeof(int32_t) * (size_t)q.out_buckets * NNUE_L2);
             assert_memory_equal(q2.l3_b, q.l3_b, sizeof(int32_t) * (size_t)q.out_buckets);
-        } else {
-            assert_memory_equal(q2.out_w, q.out_w, quant_head_bytes(&q));
+        }
+        if (!q.stack || q.skip) {
+            size_t bytes = sizeof(int16_t) * (size_t)q.out_buckets * 2 * (size_t)q.hidden;
+            assert_memory_equal(q2.out_w, q.out_w, bytes);
             assert_memory_equal(q2.out_b, q.out_b, sizeof(int32_t) * (size_t)q.out_buckets);
         }
         /* The same evaluation as the source, position by position. */
@@ -893,14 +1010,105 @@ static void test_warm_start(void **state) {
     train_net_free(&src);
 }
 
-/* --head-epochs: those epochs move the head and nothing else. */
-static void test_head_epochs(void **state) {
+/* evaluate() of every position of ps with the net of file path loaded. */
+static void engine_evals(const char *path, Position *ps, int n, int *out) {
+    char err[400];
+    assert_true(nnue_load_file(path, err, sizeof err));
+    nnue_set_enabled(true);
+    for (int i = 0; i < n; i++) {
+        ps[i].nnue = NULL; /* from scratch */
+        out[i] = evaluate(&ps[i]);
+    }
+}
+
+/* A skip (version-3) net warm-started from a version-1 net keeps the
+ * source's ft and output layer and adds a stack with l3 = 0, and one
+ * started from a version-2 net keeps the stack and adds an output layer
+ * of 0: in the engine, both evaluate every position exactly as the source
+ * net; the new part is real (random l1, l2), not left empty. */
+static void test_warm_start_skip(void **state) {
     (void)state;
+    enum { N = 300 };
+    Position *ps = malloc(sizeof *ps * N);
+    int *want = malloc(sizeof(int) * N), *got = malloc(sizeof(int) * N);
+    for (int i = 0; i < N; i++) {
+        if (i < (int)(sizeof Fens / sizeof *Fens))
+            must_parse(&ps[i], Fens[i]);
+        else
+            random_position(&ps[i], (int)rnd(160));
+    }
+    const bool src_stack[] = {false, true};
+    for (int k = 0; k < 2; k++) {
+        TrainNet src, dst;
+        QuantNet q, q2;
+        NnueNet e;
+        TrainInitReport rep;
+        char err[400], path[] = "/tmp/tuong-warm-XXXXXX";
+        lively_net(&src, shape_of(NNUE_FS_PLAIN, 256, 8, src_stack[k], false), 60 + (uint64_t)k);
+        engine_copy(&src, &q, &e);
+        TrainShape shape = skip_shape(NNUE_FS_PLAIN, 256, 8, false);
+        assert_true(train_net_alloc(&dst, &shape, err, sizeof err));
+        train_net_randomise(&dst, 8);
+        assert_true(train_net_init_from(&dst, &e, &rep, err, sizeof err));
+        assert_false(rep.head);
+        assert_true(rep.output_layer == !src_stack[k] && rep.stack == src_stack[k]);
+        assert_true(train_quantise(&dst, &q2));
+        assert_int_equal(q2.saturated, 0);
+        assert_memory_equal(q2.ft_w, q.ft_w, sizeof(int16_t) * (size_t)q.inputs * 256);
+        assert_memory_equal(q2.ft_b, q.ft_b, sizeof(int16_t) * 256);
+        int l1_nonzero = 0, l3_nonzero = 0, out_nonzero = 0;
+        for (size_t i = 0; i < (size_t)8 * NNUE_L1 * 2 * 256; i++)
+            l1_nonzero += q2.l1_w[i] != 0;
+        for (size_t i = 0; i < (size_t)8 * NNUE_L2; i++)
+            l3_nonzero += q2.l3_w[i] != 0;
+        for (size_t i = 0; i < (size_t)8 * 2 * 256; i++)
+            out_nonzero += q2.out_w[i] != 0;
+        assert_true(l1_nonzero > 8 * NNUE_L1 * 2 * 256 / 4);
+        if (!src_stack[k]) {
+            assert_memory_equal(q2.out_w, q.out_w, sizeof(int16_t) * 8 * 2 * 256);
+            assert_memory_equal(q2.out_b, q.out_b, sizeof(int32_t) * 8);
+            assert_int_equal(l3_nonzero, 0);
+            for (int b = 0; b < 8; b++)
+                assert_int_equal(q2.l3_b[b], 0);
+        } else {
+            assert_memory_equal(q2.l1_w, q.l1_w, (size_t)8 * NNUE_L1 * 2 * 256);
+            assert_memory_equal(q2.l3_w, q.l3_w, (size_t)8 * NNUE_L2);
+            assert_int_equal(out_nonzero, 0);
+        }
+        /* The engine: the source net's evals, then the warm start's. */
+        close(mkstemp(path));
+        assert_true(train_quant_write(&q, path, NULL, err, sizeof err));
+        engine_evals(path, ps, N, want);
+        assert_true(train_quant_write(&q2, path, NULL, err, sizeof err));
+        engine_evals(path, ps, N, got);
+        remove(path);
+        assert_true(nnue_loaded()->skip);
+        int distinct = 0;
+        for (int i = 0; i < N; i++) {
+            if (got[i] != want[i]) fail_msg("position %d: the warm start says %d, its source %d", i, got[i], want[i]);
+            distinct += i && want[i] != want[i - 1];
+        }
+        assert_true(distinct > N / 2);
+        train_quant_free(&q2);
+        train_net_free(&dst);
+        nnue_net_free(&e);
+        train_quant_free(&q);
+        train_net_free(&src);
+    }
+    free(ps);
+    free(want);
+    free(got);
+}
+
+/* --head-epochs: those epochs move the head and nothing else; with a skip
+ * (whose output layer a warm start inherits) only the stack. */
+static void head_epochs_check(bool skip) {
     TrainConfig cfg;
     train_config_defaults(&cfg);
     cfg.feature_set = NNUE_FS_KING_BUCKETS;
     cfg.factorised = true;
     cfg.stack = true;
+    cfg.skip = skip;
     cfg.hidden = 128;
     cfg.epochs = 2;
     cfg.batch = 256;
@@ -908,29 +1116,41 @@ static void test_head_epochs(void **state) {
     Trainer t;
     char err[200];
     assert_true(trainer_init(&t, &cfg, err, sizeof err));
+    assert_true(t.net.fresh == (skip ? t.net.l1_w : t.net.head));
     TrainData data = make_data(1500), none = {0};
     float *before = malloc(sizeof(float) * t.net.count);
     memcpy(before, t.net.params, sizeof(float) * t.net.count);
     EpochStats st;
     assert_true(trainer_epoch(&t, &data, &none, 2, &st, NULL, NULL, 1e9));
     size_t head_moved = 0;
+    const size_t first = skip ? t.net.l1_w : t.net.head;
     for (size_t i = 0; i < t.net.count; i++) {
-        bool in_head = i >= t.net.head && i < t.net.head_end;
+        bool in_head = i >= first && i < t.net.head_end;
         if (!in_head) assert_true(t.net.params[i] == before[i]);
         head_moved += in_head && t.net.params[i] != before[i];
     }
-    assert_true(head_moved > (t.net.head_end - t.net.head) / 2);
-    /* The next epoch trains everything: the ft and the factor move. */
+    assert_true(head_moved > (t.net.head_end - first) / 2);
+    /* The next epoch trains everything: the ft, the factor (and the skip's
+     * output layer) move. */
     assert_true(trainer_epoch(&t, &data, &none, 2, &st, NULL, NULL, 1e9));
-    size_t ft_moved = 0, fac_moved = 0;
+    size_t ft_moved = 0, fac_moved = 0, out_moved = 0;
     for (size_t i = 0; i < t.net.head; i++)
         ft_moved += t.net.params[i] != before[i];
     for (size_t i = t.net.fac_w; i < t.net.count; i++)
         fac_moved += t.net.params[i] != before[i];
+    for (size_t i = t.net.head; i < first; i++)
+        out_moved += t.net.params[i] != before[i];
     assert_true(ft_moved > 0 && fac_moved > 0);
+    assert_true(!skip || out_moved > (first - t.net.head) / 2);
     free(before);
     free(data.records);
     trainer_free(&t);
+}
+
+static void test_head_epochs(void **state) {
+    (void)state;
+    head_epochs_check(false);
+    head_epochs_check(true);
 }
 
 /* ---- the command line ---------------------------------------------------------- */
@@ -992,6 +1212,29 @@ static void test_command_line(void **state) {
     snprintf(cmd, sizeof cmd, "%s validate %s/q.nnue --data %s/d.data --k 100 2>&1", tool, dir, dir);
     assert_int_equal(run_command(cmd, out, sizeof out), 0);
     if (!strstr(out, "3000 positions, loss 0.") || !strstr(out, "k 100, lambda 0.75")) fail_msg("%s", out);
+    /* A stack + skip warm start from the same plain net, and validate on
+     * the version-3 net it writes. */
+    snprintf(cmd, sizeof cmd,
+             "%s train --data %s/d.data --out %s/skip --hidden 128 --features plain --stack --skip "
+             "--init %s/q.nnue --head-epochs 1 --epochs 2 --batch 500 --threads 2 2>&1",
+             tool, dir, dir, dir);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    if (!strstr(out, "plain features, 128 units, dense 16-32 stacks + skip, 8 output buckets") ||
+        !strstr(out, "feature transformer and output layer; the stack is new") || !strstr(out, "skip/epoch-002.nnue"))
+        fail_msg("%s", out);
+    snprintf(cmd, sizeof cmd, "%s validate %s/skip/epoch-002.nnue --data %s/d.data --k 100 2>&1", tool, dir, dir);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    if (!strstr(out, "dense 16-32 stacks + skip") || !strstr(out, "3000 positions, loss 0.")) fail_msg("%s", out);
+    snprintf(cmd, sizeof cmd, "%s/skip/epoch-002.nnue", dir);
+    assert_true(nnue_load_file(cmd, err, sizeof err));
+    assert_true(nnue_loaded()->skip);
+    /* A skip warm start from a skip net copies everything. */
+    snprintf(cmd, sizeof cmd,
+             "%s train --data %s/d.data --out %s/skip2 --hidden 128 --features plain --stack --skip "
+             "--init %s/skip/epoch-002.nnue --epochs 1 --batch 500 --threads 2 2>&1",
+             tool, dir, dir, dir);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    if (!strstr(out, "stacks + skip, 8 output buckets, scale 400): feature transformer and head")) fail_msg("%s", out);
     /* Bad input: one error line, exit status 2. */
     static const char *const Bad[] = {
         "train --data %s/d.data --out %s/run3 --hidden 160 --init %s/q.nnue",
@@ -1004,6 +1247,7 @@ static void test_command_line(void **state) {
         "train --data %s/d.data --out %s/run3 --hidden 100",
         "train --data %s/d.data --out %s/run3 --lambda 2",
         "train --data %s/d.data --out %s/run3 --features plain --factorise",
+        "train --data %s/d.data --out %s/run3 --skip",
         "train --data %s/d.data",
         "resume %s/d.data --data %s/d.data --out %s/run3",
         "frobnicate",
@@ -1022,13 +1266,22 @@ static void test_command_line(void **state) {
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_round_trip),     cmocka_unit_test(test_data_file),
-        cmocka_unit_test(test_gradient_check),        cmocka_unit_test(test_batch_chunks),
-        cmocka_unit_test(test_overfit),               cmocka_unit_test(test_checkpoint_round_trip),
-        cmocka_unit_test(test_resume_is_exact),       cmocka_unit_test(test_lr_schedule),
-        cmocka_unit_test(test_quantisation_aware_forward), cmocka_unit_test(test_net_file_round_trip),
-        cmocka_unit_test(test_engine_bit_exact),      cmocka_unit_test(test_warm_start),
-        cmocka_unit_test(test_head_epochs),           cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_record_round_trip),
+        cmocka_unit_test(test_data_file),
+        cmocka_unit_test(test_gradient_check),
+        cmocka_unit_test(test_batch_chunks),
+        cmocka_unit_test(test_overfit),
+        cmocka_unit_test(test_checkpoint_round_trip),
+        cmocka_unit_test(test_resume_is_exact),
+        cmocka_unit_test(test_lr_schedule),
+        cmocka_unit_test(test_quantisation_aware_forward),
+        cmocka_unit_test(test_net_file_round_trip),
+        cmocka_unit_test(test_net_file_skip),
+        cmocka_unit_test(test_engine_bit_exact),
+        cmocka_unit_test(test_warm_start),
+        cmocka_unit_test(test_warm_start_skip),
+        cmocka_unit_test(test_head_epochs),
+        cmocka_unit_test(test_command_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,9 +9,10 @@
 #include "train_simd.h"
 
 #define CKPT_MAGIC "TNGCKPT1"
-/* Version 2 added the dense stack and the factoriser to the configuration;
- * version 1 checkpoints (neither) still load. */
-enum { CKPT_VERSION = 3, CKPT_VERSION_2 = 2, CKPT_VERSION_1 = 1, CKPT_CHUNK = 4096 };
+/* Version 2 added the dense stack and the factoriser to the configuration,
+ * version 3 the head epochs, version 4 the skip; older checkpoints (without
+ * them) still load. */
+enum { CKPT_VERSION = 4, CKPT_VERSION_3 = 3, CKPT_VERSION_2 = 2, CKPT_VERSION_1 = 1, CKPT_CHUNK = 4096 };
 
 /* A stream that hashes what passes through it. */
 typedef struct {
@@ -134,11 +135,16 @@ static void config_io(Stream *s, TrainConfig *c, bool write, uint32_t version) {
         c->stack = get_u32(s) != 0;
         c->factorised = get_u32(s) != 0;
     }
-    if (version < CKPT_VERSION) return;
+    if (version < CKPT_VERSION_3) return;
     if (write)
         put_u32(s, (uint32_t)c->head_epochs);
     else
         c->head_epochs = (int)(int32_t)get_u32(s);
+    if (version < CKPT_VERSION) return;
+    if (write)
+        put_u32(s, c->skip);
+    else
+        c->skip = get_u32(s) != 0;
 }
 
 bool train_ckpt_save(const Trainer *t, const char *path, char *err, size_t errlen) {

@@ -40,6 +40,19 @@ static void copy_output_layer(TrainNet *net, const NnueNet *src) {
         net->params[net->out_b + (size_t)o] = (float)src->out_bias[o] / ((float)NNUE_QA * NNUE_QB);
 }
 
+/* A new stack beside an inherited output layer: its l3 weights and bias 0,
+ * so it adds exactly 0 (l1 and l2 keep their random weights, so that the
+ * l3 gradients are not all 0 and the stack can start learning). */
+static void silence_stack(TrainNet *net) {
+    memset(net->params + net->l3_w, 0, sizeof(float) * (size_t)net->out_buckets * NNUE_L2);
+    memset(net->params + net->l3_b, 0, sizeof(float) * (size_t)net->out_buckets);
+}
+
+/* A new output layer beside an inherited stack: all 0, so it adds 0. */
+static void silence_output_layer(TrainNet *net) {
+    memset(net->params + net->out_w, 0, sizeof(float) * (net->l1_w - net->out_w));
+}
+
 bool train_net_init_from(TrainNet *net, const NnueNet *src, TrainInitReport *report, char *err, size_t errlen) {
     memset(report, 0, sizeof *report);
     if (src->hidden != net->hidden) {
@@ -65,12 +78,19 @@ bool train_net_init_from(TrainNet *net, const NnueNet *src, TrainInitReport *rep
     }
     for (size_t j = 0; j < H; j++)
         p[net->ft_b + j] = (float)src->ft_bias[j] / NNUE_QA;
-    if (src->stack == net->stack && src->out_buckets == net->out_buckets && src->scale == net->scale) {
-        if (net->stack)
-            copy_stack(net, src);
-        else
-            copy_output_layer(net, src);
+    if (src->out_buckets != net->out_buckets || src->scale != net->scale) return true;
+    const bool src_out = !src->stack || src->skip, net_out = !net->stack || net->skip;
+    if (src->stack == net->stack && src->skip == net->skip) {
         report->head = true;
+    } else if (net->skip) {
+        report->output_layer = src_out; /* a version-1 source */
+        report->stack = src->stack;     /* a version-2 source */
+    } else {
+        return true; /* another head: the target's stays random */
     }
+    if (net->stack && src->stack) copy_stack(net, src);
+    if (net_out && src_out) copy_output_layer(net, src);
+    if (report->output_layer) silence_stack(net);
+    if (report->stack) silence_output_layer(net);
     return true;
 }

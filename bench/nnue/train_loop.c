@@ -33,12 +33,14 @@ void train_config_defaults(TrainConfig *cfg) {
     cfg->val_fraction = 0.02;
     cfg->qat_epochs = 1; /* the last one: see docs/nnue.md, "Quantisation" */
     cfg->stack = false;
+    cfg->skip = false;
     cfg->factorised = false;
     cfg->head_epochs = 0;
 }
 
 TrainShape train_config_shape(const TrainConfig *cfg) {
-    return (TrainShape){cfg->feature_set, cfg->hidden, cfg->out_buckets, cfg->scale, cfg->stack, cfg->factorised};
+    return (TrainShape){cfg->feature_set, cfg->hidden,     cfg->out_buckets, cfg->scale,
+                        cfg->stack,       cfg->factorised, cfg->skip};
 }
 
 bool trainer_init(Trainer *t, const TrainConfig *cfg, char *err, size_t errlen) {
@@ -276,7 +278,9 @@ bool trainer_epoch(Trainer *t, const TrainData *train, const TrainData *val, int
     t->net.head_q = qat ? t->head_q : NULL;
     if (qat) train_net_round_head(&t->net, t->head_q);
     /* Head only: a warm start's new head first learns to read the inherited
-     * accumulator, so that its first random gradients do not wreck it. */
+     * accumulator, so that its first random gradients do not wreck it. With
+     * a skip only the stack is new (the output layer is inherited too), so
+     * only the stack trains ([fresh, head_end)). */
     const bool head_only = t->epoch < cfg->head_epochs;
     for (size_t b = 0; b < batches; b++) {
         size_t first = b * batch, n = train->count - first < batch ? train->count - first : batch;
@@ -292,8 +296,8 @@ bool trainer_epoch(Trainer *t, const TrainData *train, const TrainData *val, int
         st->lr = trainer_lr(cfg, t->epoch, t->step - 1, total_steps);
         Job adam = {.t = t, .grads = grads, .n_grads = threads, .lr = st->lr};
         if (head_only) {
-            adam.base = t->net.head;
-            split_run(&adam, threads, t->net.head_end - t->net.head, job_adam);
+            adam.base = t->net.fresh;
+            split_run(&adam, threads, t->net.head_end - t->net.fresh, job_adam);
         } else {
             if (t->net.factorised) split_run(&adam, threads, TRAIN_FACTOR_ROWS, job_fold);
             split_run(&adam, threads, t->net.count, job_adam);

@@ -34,7 +34,9 @@ typedef struct {
     int qat_epochs;      /* the last this many epochs train with rounded head weights */
     bool stack;          /* the dense 16-32 stack after the accumulator */
     bool factorised;     /* king buckets with the shared factor block */
-    int head_epochs;     /* the first this many epochs step only the head (a warm start's new head) */
+    int head_epochs; /* the first this many epochs step only the head (a warm start's new head; with a skip, the stack)
+                      */
+    bool skip;       /* with stack: the output layer beside it, evals summed (a version-3 net) */
 } TrainConfig;
 
 /* The defaults of `tuong-train train`. */

@@ -23,12 +23,13 @@ static const char Usage[] =
     "options (defaults in brackets):\n"
     "  --features plain|kings [kings]  --hidden H [256]  --buckets 1|8 [8]  --scale S [400]\n"
     "  --stack (the dense 16-32 layers after the accumulator)  --factorise (king buckets: a shared block)\n"
+    "  --skip (with --stack: the output layer too, its eval added to the stack's; a version-3 net)\n"
     "  --epochs N [20]  --batch N [16384]  --lr X [0.001]  --schedule cosine|step [cosine]\n"
     "  --lr-min X [3e-5] (cosine)  --lr-step N [8] --lr-gamma X [0.3] (step)  --wd X [0]\n"
     "  --k X [190]  --lambda X [0.75]  --power X [2]  --no-mirror  --seed N [1]\n"
     "  --val FILE | --val-fraction X [0.02]  --max-records N  --threads N [2]\n"
     "  --init NET.nnue (start from this net's weights: a warm start, docs/nnue.md)\n"
-    "  --head-epochs N [0] (the first N epochs train only the head: a warm start's new stack)\n"
+    "  --head-epochs N [0] (the first N epochs train only the head: a warm start's new stack; with --skip the stack)\n"
     "  --qat-epochs N [1] (last N epochs see the output weights rounded as the engine will)\n"
     "  --keep-checkpoints  --report SECONDS [30]\n";
 
@@ -72,6 +73,7 @@ static bool parse_option(Args *a, int argc, char **argv, int *i) {
     if (!strcmp(name, "--no-mirror")) return c->mirror = false, true;
     if (!strcmp(name, "--keep-checkpoints")) return a->keep_checkpoints = true, true;
     if (!strcmp(name, "--stack")) return c->stack = true, true;
+    if (!strcmp(name, "--skip")) return c->skip = true, true;
     if (!strcmp(name, "--factorise") || !strcmp(name, "--factorize")) return c->factorised = true, true;
     if (*i + 1 >= argc) return die("option %s needs a value", name), false;
     const char *v = argv[++*i];
@@ -200,8 +202,11 @@ static int run_training(Trainer *t, const Args *a) {
     printf("tuong-train: %zu training and %zu validation positions; %s%s features, %d units, %s%d output buckets, "
            "scale %d\n",
            train.count, val.count, c->feature_set == NNUE_FS_PLAIN ? "plain" : "king-bucket",
-           c->factorised ? " factorised" : "", c->hidden, c->stack ? "dense 16-32 stacks, " : "", c->out_buckets,
-           c->scale);
+           c->factorised ? " factorised" : "", c->hidden,
+           c->skip    ? "dense 16-32 stacks + skip, "
+           : c->stack ? "dense 16-32 stacks, "
+                      : "",
+           c->out_buckets, c->scale);
     printf("tuong-train: loss |sigma(e/%g) - target|^%g, lambda %g; Adam lr %g (%s), batch %d, %d threads, seed "
            "%llu%s\n",
            c->loss.k, c->loss.power, c->loss.lambda, c->lr, c->schedule == LR_COSINE ? "cosine" : "step", c->batch,
@@ -241,7 +246,10 @@ static bool warm_start(Trainer *t, const char *path) {
     if (ok) {
         nnue_net_describe(&src, desc, sizeof desc);
         printf("tuong-train: starting from %s: feature transformer%s\n", desc,
-               rep.head ? " and head" : "; the head is new");
+               rep.head           ? " and head"
+               : rep.output_layer ? " and output layer; the stack is new, its last layer 0 (the same evals)"
+               : rep.stack        ? " and stack; the skip output layer is new, all 0 (the same evals)"
+                                  : "; the head is new");
     }
     nnue_net_free(&src);
     return ok ? true : (die("%s: %s", path, err), false);
@@ -306,6 +314,7 @@ static int cmd_validate(int argc, char **argv) {
     a.cfg.out_buckets = src.out_buckets;
     a.cfg.scale = src.scale;
     a.cfg.stack = src.stack;
+    a.cfg.skip = src.skip;
     a.cfg.factorised = false;
     nnue_net_describe(&src, desc, sizeof desc);
     Trainer t;

@@ -22,12 +22,14 @@ bool train_net_alloc(TrainNet *net, const TrainShape *sh, char *err, size_t errl
     if (sh->feature_set < 0 || sh->feature_set >= NNUE_FS_NB || sh->hidden < NNUE_HIDDEN_MIN ||
         sh->hidden > NNUE_HIDDEN_MAX || sh->hidden % NNUE_HIDDEN_STEP ||
         (sh->out_buckets != 1 && sh->out_buckets != NNUE_OUT_BUCKETS_MAX) || sh->scale < NNUE_SCALE_MIN ||
-        sh->scale > NNUE_SCALE_MAX || (sh->factorised && sh->feature_set != NNUE_FS_KING_BUCKETS)) {
+        sh->scale > NNUE_SCALE_MAX || (sh->factorised && sh->feature_set != NNUE_FS_KING_BUCKETS) ||
+        (sh->skip && !sh->stack)) {
         snprintf(err, errlen,
                  "unsupported network shape: feature set %d (0 plain, 1 king buckets), %d units (128..1024, a "
                  "multiple of 32), %d output buckets (1 or 8), scale %d (1..10000)%s",
                  sh->feature_set, sh->hidden, sh->out_buckets, sh->scale,
                  sh->factorised && sh->feature_set != NNUE_FS_KING_BUCKETS ? ", a factoriser without king buckets"
+                 : sh->skip && !sh->stack                                  ? ", a skip without a stack"
                                                                            : "");
         return false;
     }
@@ -37,17 +39,21 @@ bool train_net_alloc(TrainNet *net, const TrainShape *sh, char *err, size_t errl
     net->out_buckets = sh->out_buckets;
     net->scale = sh->scale;
     net->stack = sh->stack;
+    net->skip = sh->skip;
     net->factorised = sh->factorised;
     size_t H = (size_t)sh->hidden, O = (size_t)sh->out_buckets;
     net->ft_w = 0;
     net->ft_b = (size_t)net->inputs * H;
     net->head = net->ft_b + H;
-    if (!sh->stack) {
+    net->head_end = net->head;
+    if (!sh->stack || sh->skip) {
         net->out_w = net->head;
         net->out_b = net->out_w + O * 2 * H;
         net->head_end = net->out_b + O;
-    } else {
-        net->l1_w = net->head;
+    }
+    net->fresh = sh->skip ? net->head_end : net->head;
+    if (sh->stack) {
+        net->l1_w = net->head_end;
         net->l1_b = net->l1_w + O * NNUE_L1 * 2 * H;
         net->l2_w = net->l1_b + O * NNUE_L1;
         net->l2_b = net->l2_w + O * NNUE_L2 * NNUE_L1;
@@ -100,9 +106,8 @@ void train_net_randomise(TrainNet *net, uint64_t seed) {
         fill_uniform(p + net->fac_w, (size_t)TRAIN_FACTOR_ROWS * H, &s, FT_INIT);
     else
         fill_uniform(p + net->ft_w, net->ft_b - net->ft_w, &s, FT_INIT);
-    if (!net->stack) {
-        fill_uniform(p + net->out_w, O * 2 * H, &s, OUT_INIT / sqrtf(2.0f * (float)H));
-    } else {
+    if (!net->stack || net->skip) fill_uniform(p + net->out_w, O * 2 * H, &s, OUT_INIT / sqrtf(2.0f * (float)H));
+    if (net->stack) {
         fill_uniform(p + net->l1_w, O * NNUE_L1 * 2 * H, &s, OUT_INIT / sqrtf(2.0f * (float)H));
         fill_uniform(p + net->l2_w, O * NNUE_L2 * NNUE_L1, &s, OUT_INIT / sqrtf((float)NNUE_L1));
         fill_uniform(p + net->l3_w, O * NNUE_L2, &s, OUT_INIT / sqrtf((float)NNUE_L2));
@@ -115,8 +120,9 @@ void train_net_randomise(TrainNet *net, uint64_t seed) {
 }
 
 bool train_net_is_q64(const TrainNet *net, size_t i) {
-    if (!net->stack) return i >= net->out_w && i < net->out_b;
-    return (i >= net->l1_w && i < net->l1_b) || (i >= net->l2_w && i < net->l2_b) || (i >= net->l3_w && i < net->l3_b);
+    const bool out = (!net->stack || net->skip) && i >= net->out_w && i < net->out_b;
+    return out || (net->stack && ((i >= net->l1_w && i < net->l1_b) || (i >= net->l2_w && i < net->l2_b) ||
+                                  (i >= net->l3_w && i < net->l3_b)));
 }
 
 float train_net_clip_span(const TrainNet *net, size_t i, size_t *span_end) {
@@ -250,11 +256,19 @@ void train_ft_forward(const TrainNet *net, const TrainFeatures *f, int n, float 
         }
 }
 
-float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a) {
-    if (net->stack) return stack_forward(net, bucket, acc, a) * (float)net->scale;
+/* The output layer of bucket b on acc; returns the output before SCALE. */
+static float output_layer_forward(const TrainNet *net, int b, const float *acc) {
     const int H = net->hidden;
-    const float *ow = head_param(net, net->out_w + (size_t)bucket * 2 * (size_t)H);
-    return (train_screlu_dot(acc, ow, 2 * H) + *head_param(net, net->out_b + (size_t)bucket)) * (float)net->scale;
+    const float *ow = head_param(net, net->out_w + (size_t)b * 2 * (size_t)H);
+    return train_screlu_dot(acc, ow, 2 * H) + *head_param(net, net->out_b + (size_t)b);
+}
+
+float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a) {
+    if (!net->stack) return output_layer_forward(net, bucket, acc) * (float)net->scale;
+    /* The skip's eval and the stack's are summed in engine units, as the
+     * engine sums them. */
+    float eval = stack_forward(net, bucket, acc, a) * (float)net->scale;
+    return net->skip ? eval + output_layer_forward(net, bucket, acc) * (float)net->scale : eval;
 }
 
 float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a) {
@@ -320,13 +334,16 @@ void train_head_backward(const TrainNet *net, int bucket, const float *acc, cons
                          float *d_acc, float *d_l1) {
     const int H = net->hidden;
     const float g_out = g * (float)net->scale;
-    if (net->stack) {
-        stack_backward(net, bucket, acc, a, g_out, grad, d_acc, d_l1);
-    } else {
-        const float *ow = head_param(net, net->out_w + (size_t)bucket * 2 * (size_t)H);
-        train_screlu_backward(acc, ow, g_out, grad + net->out_w + (size_t)bucket * 2 * (size_t)H, d_acc, 2 * H);
-        grad[net->out_b + (size_t)bucket] += g_out;
-    }
+    if (net->stack) stack_backward(net, bucket, acc, a, g_out, grad, d_acc, d_l1);
+    if (net->stack && !net->skip) return;
+    /* The output layer: alone it writes d_acc; beside the stack (the skip)
+     * its share is added to the stack's. */
+    float skip_d_acc[2 * NNUE_HIDDEN_MAX];
+    float *dst = net->skip ? skip_d_acc : d_acc;
+    const float *ow = head_param(net, net->out_w + (size_t)bucket * 2 * (size_t)H);
+    train_screlu_backward(acc, ow, g_out, grad + net->out_w + (size_t)bucket * 2 * (size_t)H, dst, 2 * H);
+    grad[net->out_b + (size_t)bucket] += g_out;
+    if (net->skip) train_add(d_acc, skip_d_acc, 2 * H);
 }
 
 size_t train_ft_scratch_ints(const TrainNet *net, int n) {

@@ -14,6 +14,7 @@
  *   no stack:  out weights [O][2H] (side to move's half first), out bias [O]
  *   stack:     l1 weights [O][L1][2H], l1 bias [O][L1], l2 weights
  *              [O][L2][L1], l2 bias [O][L2], l3 weights [O][L2], l3 bias [O]
+ *   skip:      the output layer's, then the stack's (eval = the sum of both)
  *   then, factorised king buckets only: the factor block [14 * 90][H]
  *
  * The factoriser: with king buckets every piece-on-point input of a bucket
@@ -43,6 +44,7 @@ enum { TRAIN_FACTOR_ROWS = NNUE_PIECE_INDEX_NB * 90 };
 typedef struct {
     int feature_set, inputs, hidden, out_buckets, scale;
     bool stack;      /* the dense 16-32 stack (a version-2 net) */
+    bool skip;       /* stack + the output layer beside it, evals summed (a version-3 net) */
     bool factorised; /* king buckets with the shared factor block */
     size_t count;    /* parameters */
     float *params;
@@ -50,7 +52,10 @@ typedef struct {
     size_t ft_w, ft_b, out_w, out_b;
     size_t l1_w, l1_b, l2_w, l2_b, l3_w, l3_b;
     size_t head, head_end; /* the head's range: [head, head_end) */
-    size_t fac_w;          /* factor block (factorised), else == count */
+    /* The part of the head a warm start adds, the range --head-epochs trains
+     * alone: [fresh, head_end), the stack of a skip net, else the whole head. */
+    size_t fresh;
+    size_t fac_w; /* factor block (factorised), else == count */
     /* The ft weights the passes read: params + ft_w, or the effective
      * weights of a factorised net. */
     float *ft_eff;
@@ -77,10 +82,10 @@ typedef struct {
     float o2[NNUE_L2], h2[NNUE_L2];
 } TrainActs;
 
-/* The shape of a net. */
+/* The shape of a net (skip: with stack, a version-3 net). */
 typedef struct {
     int feature_set, hidden, out_buckets, scale;
-    bool stack, factorised;
+    bool stack, factorised, skip;
 } TrainShape;
 
 /* Allocate a net of this shape (parameters zero); false if the shape is

@@ -62,14 +62,17 @@ bool train_quantise(const TrainNet *net, QuantNet *q) {
     q->out_buckets = net->out_buckets;
     q->scale = net->scale;
     q->stack = net->stack;
+    q->skip = net->skip;
     q->ft_w = malloc(sizeof(int16_t) * ft);
     q->ft_b = malloc(sizeof(int16_t) * H);
     bool ok = q->ft_w && q->ft_b;
-    if (!net->stack) {
+    const bool out_layer = !net->stack || net->skip;
+    if (out_layer) {
         q->out_w = malloc(sizeof(int16_t) * O * 2 * H);
         q->out_b = malloc(sizeof(int32_t) * O);
         ok = ok && q->out_w && q->out_b;
-    } else {
+    }
+    if (net->stack) {
         q->l1_w = malloc(O * NNUE_L1 * 2 * H);
         q->l2_w = malloc(O * NNUE_L2 * NNUE_L1);
         q->l3_w = malloc(O * NNUE_L2);
@@ -87,13 +90,13 @@ bool train_quantise(const TrainNet *net, QuantNet *q) {
         q->ft_w[i] = to_i16((double)net->ft_eff[i] * NNUE_QA, &q->saturated);
     for (size_t i = 0; i < H; i++)
         q->ft_b[i] = to_i16((double)p[net->ft_b + i] * NNUE_QA, &q->saturated);
-    if (!net->stack) {
+    if (out_layer) {
         for (size_t i = 0; i < O * 2 * H; i++)
             q->out_w[i] = to_i16((double)p[net->out_w + i] * NNUE_QB, &q->saturated);
         for (size_t i = 0; i < O; i++)
             q->out_b[i] = to_i32((double)p[net->out_b + i] * NNUE_QA * NNUE_QB, &q->saturated);
-        return true;
     }
+    if (!net->stack) return true;
     quantise_i8(q->l1_w, p + net->l1_w, O * NNUE_L1 * 2 * H, &q->saturated);
     quantise_i8(q->l2_w, p + net->l2_w, O * NNUE_L2 * NNUE_L1, &q->saturated);
     quantise_i8(q->l3_w, p + net->l3_w, O * NNUE_L2, &q->saturated);
@@ -141,17 +144,13 @@ static unsigned char *put_i8s(unsigned char *p, const int8_t *v, size_t n) {
     return p + n;
 }
 
-/* The payload after the header: ft, then the head. */
+/* The payload after the header: ft, then the stacks (versions 2 and 3),
+ * then the output layer (versions 1 and 3). */
 static void put_payload(const QuantNet *q, unsigned char *p) {
     size_t H = (size_t)q->hidden, O = (size_t)q->out_buckets;
     p = put_i16s(p, q->ft_w, (size_t)q->inputs * H);
     p = put_i16s(p, q->ft_b, H);
-    if (!q->stack) {
-        p = put_i16s(p, q->out_w, O * 2 * H);
-        put_i32s(p, q->out_b, O);
-        return;
-    }
-    for (size_t b = 0; b < O; b++) {
+    for (size_t b = 0; q->stack && b < O; b++) {
         p = put_i8s(p, q->l1_w + b * NNUE_L1 * 2 * H, NNUE_L1 * 2 * H);
         p = put_i32s(p, q->l1_b + b * NNUE_L1, NNUE_L1);
         p = put_i8s(p, q->l2_w + b * NNUE_L2 * NNUE_L1, NNUE_L2 * NNUE_L1);
@@ -159,11 +158,21 @@ static void put_payload(const QuantNet *q, unsigned char *p) {
         p = put_i8s(p, q->l3_w + b * NNUE_L2, NNUE_L2);
         p = put_i32s(p, q->l3_b + b, 1);
     }
+    if (!q->stack || q->skip) {
+        p = put_i16s(p, q->out_w, O * 2 * H);
+        put_i32s(p, q->out_b, O);
+    }
+}
+
+/* The file version of a quantised net. */
+static int quant_version(const QuantNet *q) {
+    return q->skip ? NNUE_VERSION_SKIP : q->stack ? NNUE_VERSION_STACK : NNUE_VERSION;
 }
 
 bool train_quant_write(const QuantNet *q, const char *path, uint32_t *hash, char *err, size_t errlen) {
-    const size_t header = q->stack ? NNUE_HEADER_SIZE_STACK : NNUE_HEADER_SIZE;
-    size_t payload = nnue_payload_bytes(q->feature_set, q->hidden, q->out_buckets, q->stack);
+    const int version = quant_version(q);
+    const size_t header = nnue_header_bytes(version);
+    size_t payload = nnue_payload_bytes_v(q->feature_set, q->hidden, q->out_buckets, version);
     unsigned char *buf = malloc(header + payload);
     if (!buf) {
         snprintf(err, errlen, "out of memory writing '%.200s'", path);
@@ -172,7 +181,7 @@ bool train_quant_write(const QuantNet *q, const char *path, uint32_t *hash, char
     put_payload(q, buf + header);
     uint32_t h = nnue_fnv1a(NNUE_FNV_SEED, buf + header, payload);
     memcpy(buf, NNUE_MAGIC, 8);
-    const uint32_t fields[10] = {q->stack ? NNUE_VERSION_STACK : NNUE_VERSION,
+    const uint32_t fields[10] = {(uint32_t)version,
                                  (uint32_t)q->feature_set,
                                  (uint32_t)q->hidden,
                                  (uint32_t)q->out_buckets,
@@ -256,6 +265,8 @@ int train_quant_eval(const QuantNet *q, const TrainPosition *p) {
     accumulate(q, p, king, p->stm, acc[0]);
     accumulate(q, p, king, (Color)!p->stm, acc[1]);
     int bucket = nnue_output_bucket(p->count, q->out_buckets);
-    int64_t eval = q->stack ? output_stack(q, bucket, acc) : output_v1(q, bucket, acc);
+    /* Version 3 sums both heads' evals (engine units) before the clamp. */
+    int64_t eval =
+        (q->stack ? output_stack(q, bucket, acc) : 0) + (!q->stack || q->skip ? output_v1(q, bucket, acc) : 0);
     return (int)(eval > NNUE_EVAL_LIMIT ? NNUE_EVAL_LIMIT : eval < -NNUE_EVAL_LIMIT ? -NNUE_EVAL_LIMIT : eval);
 }

@@ -13,6 +13,7 @@
  *   stack (version 2):
  *   l1, l2, l3 weights  round(x * QW)         int8 (|x| <= 127/64)
  *   l1, l2, l3 biases   round(x * QH * QW)    int32
+ *   stack + skip (version 3): both of the above, each as in its version
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,8 +22,8 @@
 
 typedef struct {
     int feature_set, inputs, hidden, out_buckets, scale;
-    bool stack;
-    int16_t *ft_w, *ft_b, *out_w;
+    bool stack, skip;             /* skip: with stack, the output layer too (version 3) */
+    int16_t *ft_w, *ft_b, *out_w; /* out_w [O][2H] and out_b [O]: no stack, or skip */
     int32_t *out_b;
     /* The stack, per output bucket, in file order: l1_w [O][L1][2H], l1_b
      * [O][L1], l2_w [O][L2][L1], l2_b [O][L2], l3_w [O][L2], l3_b [O]. */
