@@ -194,6 +194,28 @@ static bool save_epoch(const Trainer *t, const char *out, bool keep, uint32_t *h
     return true;
 }
 
+/* A warm start's starting point as epoch 0: its net file (epoch-000.nnue)
+ * and its losses before any step, the baseline the epochs are read
+ * against (a warm start that keeps everything shows the source net's). */
+static bool report_start(const Trainer *t, const Args *a, const TrainData *train, const TrainData *val) {
+    char path[4096], err[512];
+    uint32_t hash = 0;
+    QuantNet q;
+    if (!train_quantise(&t->net, &q)) return die("out of memory quantising"), false;
+    snprintf(path, sizeof path, "%s/epoch-000.nnue", a->out);
+    bool ok = train_quant_write(&q, path, &hash, err, sizeof err);
+    double qval = 0, qerr = 0;
+    if (ok && val->count) qerr = trainer_qerror(t, &q, val, a->threads, &qval);
+    size_t saturated = q.saturated;
+    train_quant_free(&q);
+    if (!ok) return die("%s", err), false;
+    printf("epoch %3d/%d  start     train %.6f  val %.6f  qval %.6f  qerr %.2f  %s %08x%s\n", 0, t->cfg.epochs,
+           trainer_loss(t, train, a->threads), trainer_loss(t, val, a->threads), qval, qerr, path, (unsigned)hash,
+           saturated ? " (saturated values!)" : "");
+    fflush(stdout);
+    return true;
+}
+
 static int run_training(Trainer *t, const Args *a) {
     TrainData train, val, val_own;
     if (!load_data(a, &t->cfg, &train, &val, &val_own)) return 2;
@@ -213,7 +235,8 @@ static int run_training(Trainer *t, const Args *a) {
            a->threads, (unsigned long long)c->seed, c->mirror ? ", mirrored samples" : "");
     fflush(stdout);
     int rc = 0;
-    while (t->epoch < c->epochs) {
+    if (a->init && t->epoch == 0 && !report_start(t, a, &train, &val)) rc = 2;
+    while (!rc && t->epoch < c->epochs) {
         EpochStats st;
         if (!trainer_epoch(t, &train, &val, a->threads, &st, on_progress, NULL, a->report)) {
             rc = die("out of memory for the gradients");
