@@ -9,6 +9,7 @@
 #include "egtb/egtb_file.h"
 #include "egtb_lzma_enc.h"
 #include "egtb_reindex.h"
+#include "egtb_sym.h"
 
 /* The header constants as egtb_file.c reads them. */
 enum { XQ_WDL_MAGIC = 0x7550918f, XQ_DTC_MAGIC = 0xb19122de, XQ_DTM_MAGIC = 0xc7b382a6, XQ_SINGULAR = 0x80, XQ_WDL_BLOCK = 65536 };
@@ -509,15 +510,17 @@ bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat,
     bool ok = file && raw[RED] && raw[BLACK] && pos;
     if (!ok) snprintf(why, sizeof why, "out of memory");
     ok = ok && egtb_xq_parse_dtc(&t->lay, file, size, raw, &tables, &order128, why, sizeof why);
-    if (ok && tables != 2) {
-        snprintf(why, sizeof why, "one table (symmetric signature): not supported yet");
+    /* A symmetric signature stores Red to move only; Black to move is its
+     * turned image (egtb_sym.h). */
+    if (ok && tables != (egtb_sig_symmetric(mat) ? 1 : 2)) {
+        snprintf(why, sizeof why, "%d tables, where the signature has %d", tables, egtb_sig_symmetric(mat) ? 1 : 2);
         ok = false;
     }
     if (ok && order128) {
         snprintf(why, sizeof why, "the order-128 layout (rule rounds past 63): not supported");
         ok = false;
     }
-    for (int c = 0; ok && c < COLOR_NB; c++)
+    for (int c = 0; ok && c < tables; c++)
         for (uint64_t i = 0; ok && i < n; i++) {
             uint16_t e = raw[c][i], v = e & XQ_DTC_VALUE, order = e >> XQ_DTC_ORDER_SHIFT;
             /* The boards are all the legality test reads: no key or check
@@ -537,6 +540,7 @@ bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat,
                 t->order[c][i] = (uint8_t)order;
             }
         }
+    if (ok && tables == 1) ok = egtb_sym_fill_black(t, why, sizeof why);
     free(file);
     free(raw[RED]);
     free(raw[BLACK]);

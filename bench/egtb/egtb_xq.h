@@ -48,9 +48,10 @@ bool egtb_xq_write_dtc(const EgtbTable *t, const char *dir, char *err, size_t er
 
 /* Load a table from xiangqitb's DTC file (ours or xiangqitb's) at path:
  * allocates t for mat, marks illegal indices itself (the file stores them
- * as 0); orders above 0 (values from rule rounds) go to t->order. Refuses
- * a single table (symmetric signature) and the order-128 layout, neither
- * written yet. false with a message. */
+ * as 0); orders above 0 (values from rule rounds) go to t->order. A
+ * symmetric signature's single table is Red to move; Black to move is
+ * filled from it (egtb_sym.h). Refuses the order-128 layout, not written
+ * yet. false with a message. */
 bool egtb_xq_read_table(EgtbTable *t, const char *path, const EgtbMaterial *mat, char *err, size_t errlen);
 
 /* Parse a xiangqitb DTM file (NAME.lzdtm, magic 0xc7b382a6, DTC's layout)
