@@ -224,8 +224,10 @@ static void run(RuleLoop *L) {
     }
 }
 
+/* Symmetric signatures too: xiangqitb runs the same loop on both colours
+ * in one frame and keeps Red to move (egtb_sym.h), as the solver does. */
 bool egtb_rule_loop_applies(const EgtbMaterial *mat) {
-    return egtb_sig_has_attackers(mat, RED) && egtb_sig_has_attackers(mat, BLACK) && !egtb_sig_symmetric(mat);
+    return egtb_sig_has_attackers(mat, RED) && egtb_sig_has_attackers(mat, BLACK);
 }
 
 static double now_s(void) {

@@ -9,8 +9,9 @@
  * losses, order after order, until no new loss is found. It follows
  * xiangqitb's loop_build_check_chase so that the tables come out as its,
  * value and order at every index, and rests on the chess facts of
- * egtb_rule.h. Symmetric signatures (one table for both sides) are not
- * handled: a quiet move there can turn the board.
+ * egtb_rule.h. Symmetric signatures (KRKR, KAPKAP) run it as any other:
+ * xiangqitb keeps both colours in one frame while generating (a quiet move
+ * never turns the board there) and writes only Red to move (egtb_sym.h).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,8 +37,7 @@ typedef struct {
     double seconds;
 } EgtbRuleLoopStats;
 
-/* Does t's signature get the rule loop: both sides attack and the sides'
- * pieces differ? */
+/* Does t's signature get the rule loop: do both sides attack? */
 bool egtb_rule_loop_applies(const EgtbMaterial *mat);
 
 /* Run the loop on t, whose plain pass is done (egtb_solve's steps 1 to 3:

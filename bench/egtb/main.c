@@ -29,6 +29,7 @@
 #include "egtb_rulefacts.h"
 #include "egtb_sample.h"
 #include "egtb_solve.h"
+#include "egtb_sym.h"
 #include "egtb_verify.h"
 #include "egtb_xq.h"
 #include "fen.h"
@@ -145,13 +146,6 @@ static int cmd_build(int argc, char **argv) {
                         argv[i]);
                 return 1;
             }
-            if (egtb_sig_has_attackers(&want[nwant], BLACK) && !egtb_rule_loop_applies(&want[nwant])) {
-                fprintf(stderr,
-                        "tuong-egtb: %s: both sides have the same pieces (one table for both): the rule loop "
-                        "does not handle such signatures yet\n",
-                        argv[i]);
-                return 1;
-            }
             nwant++;
         }
     }
@@ -185,19 +179,6 @@ static int cmd_build(int argc, char **argv) {
     for (int i = 0; i < nwant; i++)
         if (!add_closure(&want[i], plan, &nplan)) {
             fprintf(stderr, "tuong-egtb: too many tables in one build\n");
-            return 1;
-        }
-    /* A capture can lead into a symmetric table where both sides attack
-     * (KRKAR into KRKR): its rule loop is not written, so neither is the
-     * table that needs it. */
-    for (int i = 0; i < nplan; i++)
-        if (egtb_sig_has_attackers(&plan[i], BLACK) && !egtb_rule_loop_applies(&plan[i])) {
-            char name[EGTB_NAME_MAX];
-            egtb_sig_name(&plan[i], name);
-            fprintf(stderr,
-                    "tuong-egtb: a capture leads into %s, where both sides have the same pieces (one table for "
-                    "both): the rule loop does not handle such signatures yet\n",
-                    name);
             return 1;
         }
     mkdir(out, 0777);
@@ -261,6 +242,13 @@ static int cmd_build(int argc, char **argv) {
                    st.rule.seconds, (unsigned long long)st.rule.marked, st.rule.orders,
                    (unsigned long long)st.rule.check_losses, (unsigned long long)st.rule.chase_losses,
                    (unsigned long long)st.rule.decided[RED], (unsigned long long)st.rule.decided[BLACK]);
+        /* Both colours were solved in one frame, as xiangqitb does; the
+         * file keeps Red to move and a reader turns it for Black. Say
+         * whether the turned image is what the solve gave Black. */
+        if (egtb_sig_symmetric(&plan[i]))
+            printf("  symmetric: red to move written; black to move differs from the turned red at %llu "
+                   "positions\n",
+                   (unsigned long long)egtb_sym_differences(t));
         if (dtm && !build_dtm(t, &set, threads, out)) {
             egtb_table_free(t);
             free(t);
