@@ -100,24 +100,38 @@ typedef struct {
 } Worker;
 
 /* The index of the position after quiet move m in pos through
- * egtb_index_of, the move made on the boards only. */
-static uint64_t index_after(const EgtbLayout *lay, Position *pos, Move m) {
+ * egtb_index_of, the move made on the boards only, and its side to move
+ * there: the other side, except in a symmetric table, where a child with
+ * Black to move is turned into Red to move. */
+static uint64_t index_after(const EgtbLayout *lay, Position *pos, Move m, Color *side) {
     Square from = move_from(m), to = move_to(m);
     Piece pc = pos->board[from];
     pos_remove_piece(pos, from);
     pos_put_piece(pos, pc, to);
     pos->side = (Color)!pos->side;
-    Color side;
-    uint64_t idx = egtb_index_of(lay, pos, &side);
+    uint64_t idx = egtb_index_of(lay, pos, side);
     pos->side = (Color)!pos->side;
     pos_remove_piece(pos, to);
     pos_put_piece(pos, pc, from);
     return idx;
 }
 
+/* The cross-check of a quiet child's re-index idx: the same index, or, for
+ * a child egtb_index_of turned (symmetric table), the same value and order
+ * at the turned index (a symmetric table read from its file has its Black
+ * side filled that way, egtb_sym.h). */
+static bool same_child(const Shared *sh, Position *pos, Move m, uint64_t idx) {
+    const EgtbTable *t = sh->t;
+    Color side, child = (Color)!pos->side;
+    uint64_t at = index_after(&t->lay, pos, m, &side);
+    if (side == child) return at == idx;
+    return sh->val[side][at] == sh->val[child][idx] &&
+           (sh->dtm || egtb_table_order(t, side, at) == egtb_table_order(t, child, idx));
+}
+
 /* The children's values of the node in w->pos (decoded into w->r), each
  * as egtb_child_value gives it but found in O(1): a quiet move re-indexed
- * within t (its child has the other side to move: t is not symmetric), a
+ * within t (its child has the other side to move, in t's frame), a
  * capture from the smaller table found once. With cross_check, every quiet
  * child's index is compared with egtb_index_of's; a mismatch is the fault
  * returned. */
@@ -137,7 +151,7 @@ static const char *child_values(Worker *w, bool cross_check) {
         }
         bool mirrored;
         uint64_t idx = egtb_reindex_move(&t->lay, &w->r, pos->board[from], from, to, &mirrored);
-        if (cross_check && idx != index_after(&t->lay, pos, m)) return "re-index differs from egtb_index_of";
+        if (cross_check && !same_child(w->sh, pos, m, idx)) return "re-index differs from egtb_index_of";
         w->cv[i] = other[idx];
         w->co[i] = w->sh->dtm ? 0 : (uint8_t)egtb_table_order(t, !pos->side, idx);
     }
@@ -182,13 +196,6 @@ static void *verify_run(void *arg) {
 
 static int64_t verify(EgtbSet *set, const EgtbTable *t, bool dtm, int threads, FILE *out, char *err,
                       size_t errlen) {
-    /* A quiet move of a symmetric signature can turn the board (egtb_index_of),
-     * which the re-index does not; no table of ours is one (both sides would
-     * attack: the rule loop, not written). */
-    if (egtb_sig_symmetric(&t->lay.mat)) {
-        snprintf(err, errlen, "%s: symmetric signatures are not verified", t->name);
-        return -1;
-    }
     if (threads < 1) threads = 1;
     if (threads > THREADS_MAX) threads = THREADS_MAX;
     if (dtm && !t->dtm[RED]) {

@@ -35,9 +35,9 @@ bool egtb_child_value(EgtbSet *set, Position *pos, Move m, uint16_t *value, char
 
 /* Verify every position of t (which must be in set) on `threads` threads;
  * report up to a few faults (with FEN) to out. Returns the number of
- * faults, or -1 with a message on a missing table, on memory, or for a
- * symmetric signature (the re-index keeps the board's colours; no such
- * table is built or read: both sides would attack). */
+ * faults, or -1 with a message on a missing table or on memory. A
+ * symmetric table is checked in its frame, both sides to move (as read
+ * from its file: Black to move the turned Red, egtb_sym.h). */
 int64_t egtb_verify(EgtbSet *set, const EgtbTable *t, int threads, FILE *out, char *err, size_t errlen);
 
 /* The same four rules on t's DTM (t->dtm, and the smaller tables' DTM
