@@ -32,6 +32,9 @@ enum { EGTB_ILLEGAL = 0xFFFF };
 #define EGTB_DTC_EXT ".lzdtc"
 #define EGTB_WDL_EXT ".lzw"
 #define EGTB_DTM_EXT ".lzdtm"
+/* xiangqitb's WDL of both colours of a symmetric signature, NAME.lzw.gen,
+ * left for its own generator (Tuong reads it only to compare). */
+#define EGTB_WDL_GEN_SUFFIX ".gen"
 
 /* The largest DTM value xiangqitb's entry holds (11 bits, its
  * DTM_SCORE_MAX): a longer mate is refused rather than written wrong. */

@@ -641,21 +641,12 @@ static int compare_dtm(const char *xqdir, EgtbSet *set, EgtbTable *t) {
     return differ ? 1 : 0;
 }
 
-/* Our table's WDL against xiangqitb's WDL file, legal positions only (its
- * illegal entries are overwritten for compression). */
-static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
-    char err[1600], path[1200], fen[FEN_MAX];
-    EgtbMaterial mat;
-    if (!egtb_sig_parse(&mat, sig, err, sizeof err)) {
-        fprintf(stderr, "tuong-egtb: %s\n", err);
-        return 1;
-    }
-    EgtbTable *t = egtb_set_get(set, &mat, err, sizeof err);
-    if (!t) {
-        fprintf(stderr, "tuong-egtb: %s\n", err);
-        return 1;
-    }
-    snprintf(path, sizeof path, "%s/%s%s", xqdir, t->name, EGTB_WDL_EXT);
+/* Our table's WDL against a xiangqitb WDL file at path (ext: its
+ * extension, for the report), legal positions only (its illegal entries
+ * are overwritten for compression). Returns the differences, or -1 when
+ * the file cannot be read. */
+static int64_t compare_wdl_file(const EgtbTable *t, const char *path, const char *ext) {
+    char err[1600], fen[FEN_MAX];
     size_t size;
     uint8_t *file = slurp(path, &size, err, sizeof err);
     uint8_t *wdl[COLOR_NB] = {malloc(t->lay.positions), malloc(t->lay.positions)};
@@ -666,7 +657,7 @@ static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
         fprintf(stderr, "tuong-egtb: %s%s%s\n", file ? path : "", file ? ": " : "", wdl[RED] ? err : "out of memory");
         free(wdl[RED]);
         free(wdl[BLACK]);
-        return 1;
+        return -1;
     }
     uint64_t compared = 0, differ = 0;
     Position *pos = malloc(sizeof *pos);
@@ -679,16 +670,43 @@ static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
             if (ours == wdl[c][i]) continue;
             if (differ++ < 5) {
                 egtb_decode(&t->lay, i, (Color)c, pos);
-                printf("%s: index %llu %s to move: ours %d, xiangqitb %d (%s)\n", t->name, (unsigned long long)i,
-                       c == RED ? "white" : "black", ours, wdl[c][i], fen_write(pos, fen));
+                printf("%s%s: index %llu %s to move: ours %d, xiangqitb %d (%s)\n", t->name, ext,
+                       (unsigned long long)i, c == RED ? "white" : "black", ours, wdl[c][i], fen_write(pos, fen));
             }
         }
     free(pos);
     free(wdl[RED]);
     free(wdl[BLACK]);
-    printf("%s: WDL of %llu legal positions compared (%d table%s), %llu differ\n", t->name,
-           (unsigned long long)compared, tables, tables == 1 ? "" : "s", (unsigned long long)differ);
-    return differ || compare_dtc(xqdir, t) ? 1 : compare_dtm(xqdir, set, t);
+    printf("%s: WDL of %llu legal positions compared (%d table%s%s%s), %llu differ\n", t->name,
+           (unsigned long long)compared, tables, tables == 1 ? "" : "s", *ext ? ", " : "", ext,
+           (unsigned long long)differ);
+    return (int64_t)differ;
+}
+
+/* Our table against xiangqitb's files in xqdir: WDL, DTC, and DTM if
+ * there. For a symmetric signature xiangqitb also leaves NAME.lzw.gen,
+ * the WDL of both colours as its generator solved them: compared with
+ * ours as read (Black to move the turned Red), it shows that its Black
+ * side is the turned Red too. */
+static int compare_one(const char *xqdir, EgtbSet *set, const char *sig) {
+    char err[1600], path[1200];
+    EgtbMaterial mat;
+    if (!egtb_sig_parse(&mat, sig, err, sizeof err)) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return 1;
+    }
+    EgtbTable *t = egtb_set_get(set, &mat, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "tuong-egtb: %s\n", err);
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/%s%s", xqdir, t->name, EGTB_WDL_EXT);
+    if (compare_wdl_file(t, path, "") != 0) return 1;
+    snprintf(path, sizeof path, "%s/%s%s%s", xqdir, t->name, EGTB_WDL_EXT, EGTB_WDL_GEN_SUFFIX);
+    if (egtb_sig_symmetric(&t->lay.mat) && file_exists(path) &&
+        compare_wdl_file(t, path, EGTB_WDL_EXT EGTB_WDL_GEN_SUFFIX) != 0)
+        return 1;
+    return compare_dtc(xqdir, t) ? 1 : compare_dtm(xqdir, set, t);
 }
 
 static int cmd_compare(int argc, char **argv) {
