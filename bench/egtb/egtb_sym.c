@@ -45,8 +45,8 @@ uint64_t egtb_sym_differences(const EgtbTable *t) {
     for (uint64_t i = 0; i < t->lay.positions; i++) {
         uint64_t red;
         if (!turned(&t->lay, i, pos, &red)) continue;
-        differ += t->val[BLACK][i] != t->val[RED][red] ||
-                  egtb_table_order(t, BLACK, i) != egtb_table_order(t, RED, red);
+        differ +=
+            t->val[BLACK][i] != t->val[RED][red] || egtb_table_order(t, BLACK, i) != egtb_table_order(t, RED, red);
     }
     free(pos);
     return differ;
