@@ -361,6 +361,7 @@ bool egtb_solve(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats,
 bool egtb_solve_dtm(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
     for (int c = 0; c < COLOR_NB; c++) {
         free(t->dtm[c]);
+        t->dtm_flagged = false;
         t->dtm[c] = calloc(t->lay.positions ? t->lay.positions : 1, sizeof(uint16_t));
     }
     bool ok = t->dtm[RED] && t->dtm[BLACK] && solve(t, true, subs, threads, stats, err, errlen);
@@ -377,9 +378,11 @@ bool egtb_dtm_check(const EgtbTable *t, char *err, size_t errlen) {
     for (int c = 0; c < COLOR_NB; c++)
         for (uint64_t i = 0; i < t->lay.positions; i++) {
             uint16_t a = t->val[c][i], m = t->dtm[c][i];
-            bool same = a == EGTB_ILLEGAL   ? m == EGTB_ILLEGAL
-                        : a == 0            ? m == 0
-                                            : m != EGTB_ILLEGAL && m != 0 && (a & 1) == (m & 1) && m >= a;
+            bool same = a == EGTB_ILLEGAL ? m == EGTB_ILLEGAL
+                        : a == 0          ? m == 0
+                        : t->dtm_flagged  ? m != EGTB_ILLEGAL && (m & EGTB_DTM_VALUE) != 0 &&
+                                               egtb_is_win(a) == ((m & EGTB_DTM_WIN) != 0)
+                                         : m != EGTB_ILLEGAL && m != 0 && (a & 1) == (m & 1) && m >= a;
             if (!same) {
                 snprintf(err, errlen, "%s: %s to move, index %llu: DTC %u against DTM %u", t->name,
                          c == RED ? "red" : "black", (unsigned long long)i, a, m);

@@ -69,8 +69,11 @@ bool egtb_solve_dtm(EgtbTable *t, EgtbSet *subs, int threads, EgtbSolveStats *st
 
 /* DTM against DTC at every index of t: the same illegal and drawn
  * positions, the same side winning, and DTM never below DTC (a mate
- * cannot come before the conversion that leads to it). false with the
- * first difference. */
+ * cannot come before the conversion that leads to it). A table where both
+ * sides attack (t->dtm_flagged) is checked for the first three only: its
+ * DTM does not count the plies of a perpetual check or chase, nor those
+ * after a rule loss, and can be below DTC (docs/egtb.md, "Both-sides
+ * DTM"). false with the first difference. */
 bool egtb_dtm_check(const EgtbTable *t, char *err, size_t errlen);
 
 /* The signatures a capture in mat can lead to that need a table (some

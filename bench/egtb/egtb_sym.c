@@ -38,6 +38,21 @@ bool egtb_sym_fill_black(EgtbTable *t, char *err, size_t errlen) {
     return true;
 }
 
+bool egtb_sym_fill_black_dtm(EgtbTable *t, char *err, size_t errlen) {
+    uint64_t n = t->lay.positions;
+    Position *pos = malloc(sizeof *pos);
+    if (!pos) {
+        snprintf(err, errlen, "%s: out of memory", t->name);
+        return false;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t red;
+        t->dtm[BLACK][i] = turned(&t->lay, i, pos, &red) ? t->dtm[RED][red] : EGTB_ILLEGAL;
+    }
+    free(pos);
+    return true;
+}
+
 uint64_t egtb_sym_differences(const EgtbTable *t) {
     Position *pos = malloc(sizeof *pos);
     if (!pos) return UINT64_MAX;

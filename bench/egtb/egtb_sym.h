@@ -22,6 +22,10 @@
  * turn keeps legality). false with a message on memory. */
 bool egtb_sym_fill_black(EgtbTable *t, char *err, size_t errlen);
 
+/* The same for t's DTM (t->dtm, both arrays allocated): Black to move
+ * from the stored Red to move. false with a message on memory. */
+bool egtb_sym_fill_black_dtm(EgtbTable *t, char *err, size_t errlen);
+
 /* For a symmetric t with both sides solved: how many legal Black-to-move
  * positions differ in value or order from their turned Red-to-move
  * position (0 when the solve treated the two colours alike; the file keeps

@@ -39,12 +39,18 @@ enum { EGTB_ILLEGAL = 0xFFFF };
 /* The largest DTM value xiangqitb's entry holds (11 bits, its
  * DTM_SCORE_MAX): a longer mate is refused rather than written wrong. */
 enum { EGTB_DTM_MAX = 2040 };
+/* A stored DTM entry's fields: the value and the win flag. */
+enum { EGTB_DTM_VALUE = 0x7FF, EGTB_DTM_WIN = 0x800 };
 
 typedef struct {
     EgtbLayout lay;
     char name[EGTB_NAME_MAX];
     uint16_t *val[COLOR_NB]; /* lay.positions values per side to move */
     uint16_t *dtm[COLOR_NB]; /* DTM on the same scale; NULL until solved or loaded */
+    /* dtm holds xiangqitb's stored entries instead (v | 0x800 for a win, v
+     * for a loss, 0 for a draw, EGTB_ILLEGAL): a table where both sides
+     * attack, whose DTM wins may be odd (egtb_dtm_rule.h). */
+    bool dtm_flagged;
     /* The rule round (DTC "order", docs/egtb.md "Values") that settled each
      * value: 0 for values independent of the repetition rules. NULL when
      * every order is 0 (one side attacking, or no rule verdict found). */

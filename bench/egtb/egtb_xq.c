@@ -347,6 +347,7 @@ enum { XQ_DTC_VALUE = 0x3FF, XQ_DTC_ORDER_SHIFT = 10, XQ_DTC_ORDER_MAX = 63 };
 static uint16_t entry_of(const EgtbTable *t, int c, uint64_t i, bool dtm) {
     uint16_t v = (dtm ? t->dtm : t->val)[c][i];
     if (v == EGTB_ILLEGAL) return 0;
+    if (dtm && t->dtm_flagged) return v; /* already as stored */
     if (dtm) return egtb_is_win(v) ? (uint16_t)(v | XQ_DTM_WIN) : v;
     return (uint16_t)(egtb_table_order(t, c, i) << XQ_DTC_ORDER_SHIFT | v);
 }
@@ -578,19 +579,30 @@ bool egtb_xq_read_dtm(EgtbTable *t, const char *path, char *err, size_t errlen) 
     bool rule_bits = false;
     bool ok = file && dtm[RED] && dtm[BLACK] &&
               egtb_xq_parse_dtm(&t->lay, file, size, dtm, &tables, &rule_bits, why, sizeof why);
-    if (ok && tables != 2) {
-        snprintf(why, sizeof why, "one table (symmetric signature): not supported");
+    bool symmetric = egtb_sig_symmetric(&t->lay.mat);
+    if (ok && tables != (symmetric ? 1 : 2)) {
+        snprintf(why, sizeof why, "%d tables, where the signature has %d", tables, symmetric ? 1 : 2);
         ok = false;
     }
     if (ok && rule_bits) {
         snprintf(why, sizeof why, "rule bits kept (both sides attacking): not supported");
         ok = false;
     }
-    for (int c = 0; ok && c < COLOR_NB; c++)
+    /* Where both sides attack the entries are kept as stored (win flag and
+     * value: wins may be odd), their sign checked against DTC. */
+    bool flagged = egtb_sig_has_attackers(&t->lay.mat, RED) && egtb_sig_has_attackers(&t->lay.mat, BLACK);
+    for (int c = 0; ok && c < tables; c++)
         for (uint64_t i = 0; ok && i < n; i++) {
-            uint16_t v;
+            uint16_t v, e = dtm[c][i];
             if (t->val[c][i] == EGTB_ILLEGAL) { /* illegal as in the DTC table: stored as 0 */
                 dtm[c][i] = EGTB_ILLEGAL;
+            } else if (flagged) {
+                bool win = e & XQ_DTM_WIN, zero = (e & XQ_DTM_SCORE) == 0;
+                if (zero ? e != 0 || t->val[c][i] != 0 : t->val[c][i] == 0 || win != egtb_is_win(t->val[c][i])) {
+                    snprintf(why, sizeof why, "index %llu: entry %04x against DTC %u", (unsigned long long)i, e,
+                             t->val[c][i]);
+                    ok = false;
+                }
             } else if (!dtm_value(dtm[c][i], &v)) {
                 snprintf(why, sizeof why, "index %llu: entry %04x has rule bits or a win flag against its value",
                          (unsigned long long)i, dtm[c][i]);
@@ -610,5 +622,7 @@ bool egtb_xq_read_dtm(EgtbTable *t, const char *path, char *err, size_t errlen) 
         free(t->dtm[c]);
         t->dtm[c] = dtm[c];
     }
-    return true;
+    t->dtm_flagged = flagged;
+    /* a symmetric signature stores Red to move only (as its DTC) */
+    return tables == 2 || egtb_sym_fill_black_dtm(t, err, errlen);
 }

@@ -26,6 +26,7 @@
 
 #include "egtb/egtb_probe.h"
 #include "egtb_cover.h"
+#include "egtb_dtm_rule.h"
 #include "egtb_rulefacts.h"
 #include "egtb_sample.h"
 #include "egtb_solve.h"
@@ -92,7 +93,10 @@ static bool build_dtm(EgtbTable *t, EgtbSet *set, int threads, const char *out) 
     EgtbSolveStats st;
     char err[512];
     double t0 = now_s();
-    if (!egtb_solve_dtm(t, set, threads, &st, err, sizeof err) || !egtb_dtm_check(t, err, sizeof err)) {
+    bool both = egtb_sig_has_attackers(&t->lay.mat, RED) && egtb_sig_has_attackers(&t->lay.mat, BLACK);
+    bool solved = both ? egtb_solve_dtm_rule(t, set, err, sizeof err) /* one thread: the order is the result */
+                       : egtb_solve_dtm(t, set, threads, &st, err, sizeof err);
+    if (!solved || !egtb_dtm_check(t, err, sizeof err)) {
         fprintf(stderr, "tuong-egtb: DTM: %s\n", err);
         return false;
     }
@@ -100,6 +104,24 @@ static bool build_dtm(EgtbTable *t, EgtbSet *set, int threads, const char *out) 
     if (!egtb_xq_write_dtm(t, out, err, sizeof err)) {
         fprintf(stderr, "tuong-egtb: %s\n", err);
         return false;
+    }
+    if (both) {
+        /* the larger tables read this one as its file gives it: a symmetric
+         * signature's Black to move turned from Red */
+        if (egtb_sig_symmetric(&t->lay.mat) && !egtb_sym_fill_black_dtm(t, err, sizeof err)) {
+            fprintf(stderr, "tuong-egtb: %s\n", err);
+            return false;
+        }
+        unsigned longest[COLOR_NB] = {0, 0};
+        for (int c = 0; c < COLOR_NB; c++)
+            for (uint64_t i = 0; i < t->lay.positions; i++) {
+                uint16_t e = t->dtm[c][i];
+                if (e != EGTB_ILLEGAL && (e & EGTB_DTM_WIN) && (e & EGTB_DTM_VALUE) > longest[c])
+                    longest[c] = e & EGTB_DTM_VALUE;
+            }
+        printf("  dtm: %.2f s (rule steps %.2f, one thread; files %.2f); longest red %u, black %u\n", now_s() - t0,
+               t1 - t0, now_s() - t1, longest[RED], longest[BLACK]);
+        return true;
     }
     printf("  dtm: %.2f s (moves %.2f, %u levels %.2f, files %.2f); longest red %u, black %u\n", now_s() - t0,
            st.seconds_moves, (unsigned)st.levels, st.seconds_levels, now_s() - t1, st.longest[RED],
@@ -152,10 +174,10 @@ static int cmd_build(int argc, char **argv) {
     if (!out || nwant == 0) return usage();
     for (int i = 0; dtm && i < nwant; i++)
         if (egtb_sig_has_attackers(&want[i], BLACK)) {
-            char name[EGTB_NAME_MAX];
+            char name[EGTB_NAME_MAX], why[200];
             egtb_sig_name(&want[i], name);
-            fprintf(stderr, "tuong-egtb: %s: --dtm for signatures where both sides attack is not written yet\n",
-                    name);
+            if (egtb_dtm_rule_supported(&want[i], why, sizeof why)) continue;
+            fprintf(stderr, "tuong-egtb: %s: --dtm: %s\n", name, why);
             return 1;
         }
     for (int i = 0; i < nwant; i++) {
@@ -291,13 +313,15 @@ static int cmd_list(int argc, char **argv) {
 
 /* verify's DTM part, where DIR/NAME.lzdtm is: the minimax move by move
  * (egtb_verify_dtm) and the agreement with DTC (egtb_dtm_check); false
- * after a message. */
+ * after a message. Where both sides attack the DTM is no minimax (moves
+ * along a perpetual check or chase count no ply, docs/egtb.md "Both-sides
+ * DTM"): only its agreement with DTC is checked, and the line says so. */
 static bool verify_dtm(EgtbSet *set, const EgtbMaterial *mat, const char *dir, const char *name, int threads) {
     char path[1200], err[512];
     snprintf(path, sizeof path, "%s/%.*s%s", dir, (int)EGTB_NAME_MAX, name, EGTB_DTM_EXT);
     if (!file_exists(path)) return true;
     EgtbTable *t = egtb_set_get_dtm(set, mat, err, sizeof err);
-    int64_t faults = t ? egtb_verify_dtm(set, t, threads, stdout, err, sizeof err) : -1;
+    int64_t faults = !t ? -1 : t->dtm_flagged ? 0 : egtb_verify_dtm(set, t, threads, stdout, err, sizeof err);
     if (faults == 0 && !egtb_dtm_check(t, err, sizeof err)) faults = -1;
     if (faults < 0) {
         fprintf(stderr, "tuong-egtb: %s\n", err);
@@ -307,7 +331,7 @@ static bool verify_dtm(EgtbSet *set, const EgtbMaterial *mat, const char *dir, c
         fprintf(stderr, "tuong-egtb: %s: %lld DTM faults\n", name, (long long)faults);
         return false;
     }
-    printf("%s: DTM ok\n", name);
+    printf("%s: DTM ok%s\n", name, t->dtm_flagged ? " (both sides attack: signs against DTC only)" : "");
     fflush(stdout);
     return true;
 }
@@ -625,7 +649,8 @@ static int compare_dtm(const char *xqdir, EgtbSet *set, EgtbTable *t) {
             uint16_t v = t->dtm[c][i], e = dtm[c][i];
             if (v == EGTB_ILLEGAL) continue;
             compared++;
-            uint16_t ours = egtb_is_win(v) ? (uint16_t)(v | 0x800) : v; /* as written: the win flag in bit 11 */
+            /* as written: the win flag in bit 11 (a both-sides table holds it already) */
+            uint16_t ours = t->dtm_flagged || !egtb_is_win(v) ? v : (uint16_t)(v | EGTB_DTM_WIN);
             if (ours == e) continue;
             if (differ++ < 5) {
                 egtb_decode(&t->lay, i, (Color)c, pos);
