@@ -81,6 +81,31 @@ static void test_build_rule_loop(void **state) {
     assert_string_equal(out, "win dtc 1 order 1\n  e2e1 then win dtc 3\n  e2d2 then loss dtc 0 order 1\n");
 }
 
+/* DTM where both sides attack: build --dtm writes it (xiangqitb's longest
+ * wins, 18 plies for each side to move), verify checks its signs against
+ * DTC and says so, compare reads it back equal, and probe prints an odd
+ * win (9, "dtm 8") and an even loss (8, "dtm 7"). */
+static void test_build_dtm_both_sides(void **state) {
+    (void)state;
+    char args[512], out[16384];
+    snprintf(args, sizeof args, "build --out %s/dtm2 --dtm KRKN", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "one thread; files"));
+    assert_non_null(strstr(out, "longest red 18, black 18"));
+    snprintf(args, sizeof args, "verify %s/dtm2 KRKN", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRKN: DTM ok (both sides attack: signs against DTC only)"));
+    snprintf(args, sizeof args, "compare %s/dtm2 %s/dtm2 KRKN", Dir, Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "KRKN: DTM of 417414 legal positions compared, 0 differ"));
+    snprintf(args, sizeof args, "probe %s/dtm2 '9/9/4k4/9/9/9/9/3R1K3/9/n8 w - - 0 1'", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_memory_equal(out, "win dtc 9 dtm 8\n", strlen("win dtc 9 dtm 8\n"));
+    snprintf(args, sizeof args, "probe %s/dtm2 '9/9/3k5/9/9/9/9/9/9/n1R2K3 b - - 0 1'", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_memory_equal(out, "loss dtc 8 dtm 7\n", strlen("loss dtc 8 dtm 7\n"));
+}
+
 /* A symmetric signature: build solves both colours and writes one table
  * (Red to move), its Black side the turned Red; compare reads one table;
  * verify passes; probe turns a Black-to-move position (a loss in 6 plies
@@ -245,8 +270,9 @@ static void test_bad_input_is_one_clear_error(void **state) {
     expect_error("build --out /tmp/never-made KAK", "always a draw");
     expect_error("build --out /tmp/never-made KAABBRNKAABB", "GiB, more than --max-memory 8");
     expect_error("build --out /tmp/never-made --max-memory 0.01 KRNKAB", "more than --max-memory 0.01");
-    expect_error("build --out /tmp/never-made --dtm KRKN", "--dtm for signatures where both sides attack");
-    expect_error("build --out /tmp/never-made --dtm KRKR", "--dtm for signatures where both sides attack");
+    /* both-sides DTM only where it was compared with xiangqitb's */
+    expect_error("build --out /tmp/never-made --dtm KRNKR", "not yet compared with xiangqitb's DTM");
+    expect_error("build --out /tmp/never-made --dtm KNPKN", "not yet compared with xiangqitb's DTM");
     snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Empty);
     expect_error(args, "KRK.lzdtc");
     snprintf(args, sizeof args, "probe %s 'this is no fen'", Dir);
@@ -345,6 +371,7 @@ int main(void) {
         cmocka_unit_test(test_rulefacts),
         cmocka_unit_test(test_bad_input_is_one_clear_error),
         cmocka_unit_test(test_build_rule_loop),
+        cmocka_unit_test(test_build_dtm_both_sides),
         cmocka_unit_test(test_build_symmetric),
     };
     return cmocka_run_group_tests(tests, setup_dirs, remove_dirs);

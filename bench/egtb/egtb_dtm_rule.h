@@ -9,23 +9,27 @@
  * are not a plain minimax: a win can be odd, and some moves along a
  * perpetual check or chase count no ply.
  *
- * Asymmetric signatures whose captures lead only to tables with one side
- * attacking (or to draws): egtb_dtm_rule_supported says which.
+ * Captures into a smaller table where both sides attack read its win
+ * flag (xiangqitb's ceil_to_even / ceil_to_odd of the stored value).
+ * Built only for the signatures compared with xiangqitb so far:
+ * egtb_dtm_rule_supported says which.
  */
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "egtb_table.h"
 
-/* Can egtb_solve_dtm_rule build mat's DTM? Both sides attack, the
- * signature is not symmetric, and no capture leads to a table where both
- * sides attack (its entries would carry win flags the capture scores do
- * not read yet). false with the reason in why. */
+/* Can egtb_solve_dtm_rule build mat's DTM (normalised)? Both sides
+ * attack, and the signature is one of those compared with xiangqitb's
+ * files (egtb_dtm_rule.c, Compared). false with the reason in why. */
 bool egtb_dtm_rule_supported(const EgtbMaterial *mat, char *why, size_t whylen);
 
 /* Solve t's DTM into fresh t->dtm arrays holding xiangqitb's stored
  * entries (egtb_table.h, t->dtm_flagged): v | 0x800 for a win, v for a
  * loss, 0 for a draw, EGTB_ILLEGAL for an illegal index. t->val must hold
- * the signature's DTC (for its WDL) and subs the smaller tables with
- * their DTM. One thread. false with a message (t->dtm stays NULL). */
+ * the signature's DTC (for its WDL; a symmetric signature's both colours
+ * as solved, as xiangqitb's NAME.lzw.gen) and subs the smaller tables
+ * with their DTM. A symmetric signature's Black to move is then turned
+ * from Red, as its file gives it. One thread. false with a message
+ * (t->dtm stays NULL). */
 bool egtb_solve_dtm_rule(EgtbTable *t, EgtbSet *subs, char *err, size_t errlen);

@@ -106,12 +106,6 @@ static bool build_dtm(EgtbTable *t, EgtbSet *set, int threads, const char *out) 
         return false;
     }
     if (both) {
-        /* the larger tables read this one as its file gives it: a symmetric
-         * signature's Black to move turned from Red */
-        if (egtb_sig_symmetric(&t->lay.mat) && !egtb_sym_fill_black_dtm(t, err, sizeof err)) {
-            fprintf(stderr, "tuong-egtb: %s\n", err);
-            return false;
-        }
         unsigned longest[COLOR_NB] = {0, 0};
         for (int c = 0; c < COLOR_NB; c++)
             for (uint64_t i = 0; i < t->lay.positions; i++) {

@@ -9,8 +9,9 @@
  * been initialised. False with a line on stderr naming the table that
  * failed: for a cmocka setup function to return -1. */
 bool egtb_test_build(EgtbSet *set, const char *const *names, int count, int threads);
-/* The same, each table also given its DTM (egtb_solve_dtm) and checked
- * against its DTC (egtb_dtm_check). */
+/* The same, each table also given its DTM (egtb_solve_dtm, or
+ * egtb_solve_dtm_rule where both sides attack) and checked against its
+ * DTC (egtb_dtm_check). */
 bool egtb_test_build_dtm(EgtbSet *set, const char *const *names, int count, int threads);
 
 /* The table of signature NAME in SET; fails the test when there is none. */
