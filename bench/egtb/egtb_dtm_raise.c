@@ -22,6 +22,11 @@ enum { RAISE_STEP_LIMIT = E_SCORE_MAX - 10 };
 /* The steps' first bound; the passes raise it to the largest value seen. */
 enum { RAISE_STEP_START = 5 };
 
+/* A mate is a loss of 1 and the move into it a win of 2: neither has a
+ * longer line to raise, so the raising steps start at 3 and take wins
+ * above 2 and losses above 1 (xiangqitb's second_init). */
+enum { MATE_LOSS = 1, MATE_WIN = 2, RAISE_FIRST_STEP = 3 };
+
 typedef enum { LOAD_LOSE_CHANGE, CHANGE_LOSE_POS } LoadKind;
 typedef enum { WIN_STEP_1, WIN_STEP_2 } WinStep;
 
@@ -31,8 +36,8 @@ static void second_init(DtmRule *D, int winner) {
     dtm_bits_clear(D, D->unknown[RED]);
     dtm_bits_clear(D, D->unknown[BLACK]);
     for (uint64_t i = 0; i < D->n; i++) {
-        if (e_is_win(D->e[winner][i]) && e_score(D->e[winner][i]) > 2) bit_set(D->unknown[winner], i);
-        if (e_is_lose(D->e[!winner][i]) && e_score(D->e[!winner][i]) > 1) bit_set(D->unknown[!winner], i);
+        if (e_is_win(D->e[winner][i]) && e_score(D->e[winner][i]) > MATE_WIN) bit_set(D->unknown[winner], i);
+        if (e_is_lose(D->e[!winner][i]) && e_score(D->e[!winner][i]) > MATE_LOSS) bit_set(D->unknown[!winner], i);
     }
 }
 
@@ -287,7 +292,7 @@ bool dtm_raise(DtmRule *D) {
         int opp = !me;
         D->max_step = RAISE_STEP_START;
         second_init(D, me);
-        unsigned n = 3;
+        unsigned n = RAISE_FIRST_STEP;
         for (; n <= D->max_step && n < E_SCORE_MAX && !D->failed; n++) {
             if (!load_bits(D, opp, n, LOAD_LOSE_CHANGE)) continue;
             for (;;) {

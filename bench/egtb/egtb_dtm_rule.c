@@ -104,8 +104,13 @@ unsigned dtm_cap_win_score(DtmRule *D, Position *pos) {
 
 /* ---- The first entries (init_entries, make_initial_entry) ------------- */
 
+/* The plain steps' bound per winning side starts at a mate in one (a win
+ * of 2) and grows to the largest first entry. */
+enum { PLAIN_STEPS_MIN = 2 };
+
 static void init_entries(DtmRule *D) {
-    unsigned top[COLOR_NB] = {2, 2}; /* per winning side; xiangqitb starts both at 2 */
+    /* per winning side: at least a mate in one, as xiangqitb starts it */
+    unsigned top[COLOR_NB] = {PLAIN_STEPS_MIN, PLAIN_STEPS_MIN};
     for (uint64_t i = 0; i < D->n; i++)
         for (int c = 0; c < COLOR_NB; c++) {
             Wdl w = dtm_wdl(D, c, i);
@@ -123,8 +128,7 @@ static void init_entries(DtmRule *D) {
             gen_legal(pos, &all);
             int winner = w == WDL_WIN ? c : !c;
             if (w == WDL_LOSE && all.count == 0) { /* mated or stalemated */
-                D->e[c][i] = 1;
-                if (top[winner] < 1) top[winner] = 1;
+                D->e[c][i] = 1; /* below the bound's start: no update */
                 continue;
             }
             unsigned sub = w == WDL_LOSE ? 0 : E_SCORE_MAX;

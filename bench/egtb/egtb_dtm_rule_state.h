@@ -34,7 +34,7 @@ enum {
     RULE_MASK = 0xF000,
     BAN_WIN = CHECK_WIN | CHASE_WIN,
     BAN_LOSE = CHECK_LOSE | CHASE_LOSE,
-    E_SCORE_MAX = 2040, /* EGTB_DTM_MAX: xiangqitb's "no score" too */
+    E_SCORE_MAX = EGTB_DTM_MAX, /* the largest value; xiangqitb's "no capture score" too */
 };
 
 static inline bool e_legal(uint16_t e) { return e != E_ILLEGAL; }
