@@ -128,7 +128,7 @@ static void init_entries(DtmRule *D) {
             gen_legal(pos, &all);
             int winner = w == WDL_WIN ? c : !c;
             if (w == WDL_LOSE && all.count == 0) { /* mated or stalemated */
-                D->e[c][i] = 1; /* below the bound's start: no update */
+                D->e[c][i] = 1;                    /* below the bound's start: no update */
                 continue;
             }
             unsigned sub = w == WDL_LOSE ? 0 : E_SCORE_MAX;
