@@ -356,7 +356,7 @@ static void build_steps(DtmRule *D, int root) {
  * refuses it until it is compared and added here. */
 static const char *const Compared[] = {
     "KRKN", "KRKC",  "KRKP",  "KCKN",  "KCKP",  "KNKP",  "KRKR",  "KNKN",  "KCKC",
-    "KPKP", "KRKAN", "KNKAP", "KARKR", "KRKBN", "KCKAN", "KCKAP", "KNKBP",
+    "KPKP", "KRKAN", "KNKAP", "KARKR", "KRKBN", "KCKAN", "KCKAP", "KNKBP", "KRNKR",
 };
 
 bool egtb_dtm_rule_supported(const EgtbMaterial *mat, char *why, size_t whylen) {
