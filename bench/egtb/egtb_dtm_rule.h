@@ -6,8 +6,9 @@
  * distances follow xiangqitb's DTM_Generator step by step (the rule
  * marks, the rule losses scored as mates, the plain steps, the raising
  * steps), so that the files come out as its, entry for entry. Its values
- * are not a plain minimax: a win can be odd, and some moves along a
- * perpetual check or chase count no ply.
+ * are not a plain minimax: the raising steps take some children's values
+ * without the + 1 (always in their first pass, along a perpetual check or
+ * chase in the second), so a win can be odd and below its DTC.
  *
  * Captures into a smaller table where both sides attack read its win
  * flag (xiangqitb's ceil_to_even / ceil_to_odd of the stored value).

@@ -307,9 +307,10 @@ static int cmd_list(int argc, char **argv) {
 
 /* verify's DTM part, where DIR/NAME.lzdtm is: the minimax move by move
  * (egtb_verify_dtm) and the agreement with DTC (egtb_dtm_check); false
- * after a message. Where both sides attack the DTM is no minimax (moves
- * along a perpetual check or chase count no ply, docs/egtb.md "Both-sides
- * DTM"): only its agreement with DTC is checked, and the line says so. */
+ * after a message. Where both sides attack the DTM is no minimax (its
+ * raising steps take some children's values without the + 1, docs/egtb.md
+ * "Both-sides DTM"): only its signs against DTC are checked, and the line
+ * says so. */
 static bool verify_dtm(EgtbSet *set, const EgtbMaterial *mat, const char *dir, const char *name, int threads) {
     char path[1200], err[512];
     snprintf(path, sizeof path, "%s/%.*s%s", dir, (int)EGTB_NAME_MAX, name, EGTB_DTM_EXT);
@@ -648,8 +649,10 @@ static int compare_dtm(const char *xqdir, EgtbSet *set, EgtbTable *t) {
             if (ours == e) continue;
             if (differ++ < 5) {
                 egtb_decode(&t->lay, i, (Color)c, pos);
-                printf("%s: index %llu %s to move: ours DTM %u, xiangqitb entry %04x (%s)\n", t->name,
-                       (unsigned long long)i, c == RED ? "white" : "black", v, e, fen_write(pos, fen));
+                char mine[32]; /* a both-sides entry as stored, like xiangqitb's; else the value */
+                snprintf(mine, sizeof mine, t->dtm_flagged ? "entry %04x" : "DTM %u", (unsigned)v);
+                printf("%s: index %llu %s to move: ours %s, xiangqitb entry %04x (%s)\n", t->name,
+                       (unsigned long long)i, c == RED ? "white" : "black", mine, e, fen_write(pos, fen));
             }
         }
     free(pos);
