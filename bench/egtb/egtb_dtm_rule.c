@@ -350,13 +350,13 @@ static void build_steps(DtmRule *D, int root) {
 
 /* The signatures whose DTM compared equal to xiangqitb's at every legal
  * position (docs/egtb.md, "Cross-check"). Some of the generator's steps
- * (the rule losses scored as mates, the double-chase and chariot-on-leg
- * tests of the raising steps) act in none of them, so a signature not
- * compared may rest on steps never checked against xiangqitb: build
- * refuses it until it is compared and added here. */
+ * (the double-chase and chariot-on-leg tests of the raising steps) act
+ * in none of them, so a signature not compared may rest on steps never
+ * checked against xiangqitb: build refuses it until it is compared and
+ * added here. */
 static const char *const Compared[] = {
     "KRKN", "KRKC",  "KRKP",  "KCKN",  "KCKP",  "KNKP",  "KRKR",  "KNKN",  "KCKC",
-    "KPKP", "KRKAN", "KNKAP", "KARKR", "KRKBN", "KCKAN", "KCKAP", "KNKBP", "KRNKR",
+    "KPKP", "KRKAN", "KNKAP", "KARKR", "KRKBN", "KCKAN", "KCKAP", "KNKBP", "KRNKR", "KRPKR",
 };
 
 bool egtb_dtm_rule_supported(const EgtbMaterial *mat, char *why, size_t whylen) {
