@@ -272,7 +272,7 @@ static void test_bad_input_is_one_clear_error(void **state) {
     expect_error("build --out /tmp/never-made --max-memory 0.01 KRNKAB", "more than --max-memory 0.01");
     /* both-sides DTM only where it was compared with xiangqitb's */
     expect_error("build --out /tmp/never-made --dtm KCPKC", "not yet compared with xiangqitb's DTM");
-    expect_error("build --out /tmp/never-made --dtm KNPKN", "not yet compared with xiangqitb's DTM");
+    expect_error("build --out /tmp/never-made --dtm KRCKR", "not yet compared with xiangqitb's DTM");
     snprintf(args, sizeof args, "probe %s '4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1'", Empty);
     expect_error(args, "KRK.lzdtc");
     snprintf(args, sizeof args, "probe %s 'this is no fen'", Dir);

@@ -355,8 +355,8 @@ static void build_steps(DtmRule *D, int root) {
  * checked against xiangqitb: build refuses it until it is compared and
  * added here. */
 static const char *const Compared[] = {
-    "KRKN",  "KRKC",  "KRKP",  "KCKN",  "KCKP",  "KNKP",  "KRKR",  "KNKN",  "KCKC",  "KPKP",
-    "KRKAN", "KNKAP", "KARKR", "KRKBN", "KCKAN", "KCKAP", "KNKBP", "KRNKR", "KRPKR",
+    "KRKN",  "KRKC",  "KRKP",  "KCKN",  "KCKP",  "KNKP",  "KRKR",  "KNKN",  "KCKC",  "KPKP",  "KRKAN",
+    "KNKAP", "KARKR", "KRKBN", "KCKAN", "KCKAP", "KNKBP", "KRNKR", "KRPKR", "KNPKN", "KRKNP",
 };
 
 bool egtb_dtm_rule_supported(const EgtbMaterial *mat, char *why, size_t whylen) {
