@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* The NNUE kernels: the scalar, SSE2 and AVX2 paths (engine/nnue/
+/* The NNUE kernels: the scalar, SSE2, SSSE3 and AVX2 paths (engine/nnue/
  * nnue_kernels.c compiled once per path into this test, see
  * tests/CMakeLists.txt) and the engine's own build give the same bits,
  * on realistic values and on values that wrap around int16 / int32. */
@@ -19,6 +19,11 @@
 #define NNUE_KERNEL_SUFFIX _sse2
 #include "nnue/nnue_kernels.h"
 #endif
+#if TEST_HAS_SSSE3
+#undef NNUE_KERNEL_SUFFIX
+#define NNUE_KERNEL_SUFFIX _ssse3
+#include "nnue/nnue_kernels.h"
+#endif
 #if TEST_HAS_AVX2
 #undef NNUE_KERNEL_SUFFIX
 #define NNUE_KERNEL_SUFFIX _avx2
@@ -34,7 +39,7 @@ typedef struct {
     const char *(*isa)(void);
 } Path;
 
-static Path Paths[4];
+static Path Paths[5];
 static int PathCount;
 
 enum { ROWS = 40 };
@@ -52,6 +57,11 @@ static int setup(void **state) {
 #if TEST_HAS_SSE2
     Paths[PathCount++] =
         (Path){"sse2", nnue_k_refresh_sse2, nnue_k_update_sse2, nnue_k_output_sse2, nnue_k_dense_sse2, nnue_k_isa_sse2};
+#endif
+#if TEST_HAS_SSSE3
+    if (__builtin_cpu_supports("ssse3"))
+        Paths[PathCount++] = (Path){"ssse3",           nnue_k_refresh_ssse3, nnue_k_update_ssse3,
+                                    nnue_k_output_ssse3, nnue_k_dense_ssse3, nnue_k_isa_ssse3};
 #endif
 #if TEST_HAS_AVX2
     if (__builtin_cpu_supports("avx2"))
@@ -117,46 +127,86 @@ static void run_all(bool wide) {
 }
 
 /* A dense stack (version-2 nets) with int8-range weights in the kernels'
- * pair layout, its biases spread so that some units of each layer are
- * dead, some saturated and some in between. */
+ * pair layout (and the quad copy made from it as the net reader makes it),
+ * its biases spread so that some units of each layer are dead, some
+ * saturated and some in between. `extreme`: every weight -128 or 127 and
+ * the biases at the +-2^30 the reader allows, the bounds of the no-overflow
+ * argument (nnue_arch.h) and of maddubs' int16 pair sums. */
 static _Alignas(64) int16_t L1W[2 * NNUE_HIDDEN_MAX * NNUE_L1], L2W[NNUE_L1 * NNUE_L2], L3W[NNUE_L2];
+static _Alignas(64) int8_t L1Q[2 * NNUE_HIDDEN_MAX * NNUE_L1];
 static _Alignas(64) int32_t L1B[NNUE_L1], L2B[NNUE_L2];
 
-static NnueDense random_dense(void) {
+static int weight(bool extreme) { return extreme ? (testnet_range(&Rng, 0, 1) ? 127 : -128) : testnet_range(&Rng, -128, 127); }
+
+static NnueDense random_dense(bool extreme) {
     for (size_t i = 0; i < sizeof L1W / sizeof *L1W; i++)
-        L1W[i] = (int16_t)testnet_range(&Rng, -128, 127);
+        L1W[i] = (int16_t)weight(extreme);
     for (size_t i = 0; i < sizeof L2W / sizeof *L2W; i++)
-        L2W[i] = (int16_t)testnet_range(&Rng, -128, 127);
+        L2W[i] = (int16_t)weight(extreme);
     for (int i = 0; i < NNUE_L2; i++)
-        L3W[i] = (int16_t)testnet_range(&Rng, -128, 127);
+        L3W[i] = (int16_t)weight(extreme);
+    const int b1 = extreme ? NNUE_STACK_BIAS_MAX : 400000, b2 = extreme ? NNUE_STACK_BIAS_MAX : 30000;
     for (int i = 0; i < NNUE_L1; i++)
-        L1B[i] = testnet_range(&Rng, -400000, 400000);
+        L1B[i] = testnet_range(&Rng, -b1, b1);
     for (int i = 0; i < NNUE_L2; i++)
-        L2B[i] = testnet_range(&Rng, -20000, 30000);
-    return (NnueDense){L1W, L1B, L2W, L2B, L3W, testnet_range(&Rng, -100000, 100000)};
+        L2B[i] = testnet_range(&Rng, extreme ? -b2 : -20000, b2);
+    nnue_dense_quads(L1Q, L1W, NNUE_HIDDEN_MAX);
+    return (NnueDense){.l1_w = L1W, .l1_b = L1B, .l2_w = L2W, .l2_b = L2B, .l3_w = L3W,
+                       .l3_b = testnet_range(&Rng, -100000, 100000), .l1_q = L1Q};
+}
+
+/* Accumulators of one kind: 0 random over all of int16 (wrapping values,
+ * most saturated or negative), 1 mostly clamped to zero, 2 mostly live,
+ * 3 every unit <= 0 (no input is nonzero), 4 every unit >= 16 (every input
+ * is nonzero: (16^2 + 256) >> 9 = 1), 5 every unit at or beyond the clamp
+ * (>= 255: every input 127), 6 zero and saturated units in random runs. */
+enum { ACC_KINDS = 7 };
+static int16_t acc_unit(int kind) {
+    switch (kind) {
+    case 0: return (int16_t)testnet_range(&Rng, INT16_MIN, INT16_MAX);
+    case 1: return (int16_t)testnet_range(&Rng, -300, 30);
+    case 2: return (int16_t)testnet_range(&Rng, -300, 400);
+    case 3: return (int16_t)testnet_range(&Rng, INT16_MIN, 0);
+    case 4: return (int16_t)testnet_range(&Rng, 16, INT16_MAX);
+    case 5: return (int16_t)testnet_range(&Rng, NNUE_QA, INT16_MAX);
+    default: return (int16_t)(testnet_range(&Rng, 0, 3) ? testnet_range(&Rng, -500, 0) : testnet_range(&Rng, 255, 600));
+    }
 }
 
 /* Every path's dense stack gives the same sum, on accumulators of every
- * kind (mostly clamped to zero, mostly live, wrapping values). */
+ * kind above, ordinary and extreme weights, every hidden size. */
 static void test_dense_paths_agree(void **state) {
     (void)state;
     static const int Sizes[] = {128, 160, 256, 512, 1024};
-    for (int round = 0; round < 60; round++) {
-        int lo = round % 3 == 0 ? INT16_MIN : -300, hi = round % 3 == 0 ? INT16_MAX : round % 3 == 1 ? 30 : 400;
+    for (int round = 0; round < 120; round++) {
+        int kind = round % ACC_KINDS;
         for (int i = 0; i < NNUE_HIDDEN_MAX; i++) {
-            Us[i] = (int16_t)testnet_range(&Rng, lo, hi);
-            Them[i] = (int16_t)testnet_range(&Rng, lo, hi);
+            Us[i] = acc_unit(kind);
+            Them[i] = acc_unit(kind);
         }
-        NnueDense d = random_dense();
+        NnueDense d = random_dense(round % 5 == 4); /* the layouts do not depend on H */
         for (size_t s = 0; s < sizeof Sizes / sizeof *Sizes; s++) {
             int H = Sizes[s];
             int32_t want = Paths[1].dense(Us, Them, H, &d);
             for (int p = 0; p < PathCount; p++)
                 if (Paths[p].dense(Us, Them, H, &d) != want)
-                    fail_msg("dense: %s %d != scalar %d (H %d)", Paths[p].name, Paths[p].dense(Us, Them, H, &d), want,
-                             H);
+                    fail_msg("dense: %s %d != scalar %d (H %d, round %d)", Paths[p].name,
+                             Paths[p].dense(Us, Them, H, &d), want, H, round);
         }
     }
+}
+
+/* The quad copy holds the pair layout's weights, each where nnue_net.h says. */
+static void test_dense_quads_layout(void **state) {
+    (void)state;
+    enum { H = 128 };
+    for (int i = 0; i < 2 * H; i++)
+        for (int j = 0; j < NNUE_L1; j++)
+            L1W[(i / 2 * NNUE_L1 + j) * 2 + i % 2] = (int16_t)((i * 7 + j * 13) % 256 - 128);
+    nnue_dense_quads(L1Q, L1W, H);
+    for (int i = 0; i < 2 * H; i++)
+        for (int j = 0; j < NNUE_L1; j++)
+            assert_int_equal(L1Q[(i / 4 * NNUE_L1 + j) * 4 + i % 4], (i * 7 + j * 13) % 256 - 128);
 }
 
 /* The scalar path against a plain reading of the definition. */
@@ -193,6 +243,7 @@ int main(void) {
         cmocka_unit_test(test_paths_agree),
         cmocka_unit_test(test_paths_agree_wrapping),
         cmocka_unit_test(test_dense_paths_agree),
+        cmocka_unit_test(test_dense_quads_layout),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -33,7 +33,7 @@ const NnueNet *nnue_loaded(void);
 const char *nnue_source(void);
 /* Is a net linked into the binary, and its hash. */
 bool nnue_embedded_hash(uint32_t *hash);
-/* The kernel instruction set this build uses ("avx2", "sse2", "scalar"). */
+/* The kernel instruction set this build uses ("avx2", "ssse3", "sse2", "scalar"). */
 const char *nnue_isa(void);
 
 /* Score of pos for the side to move by the net in use (NnueInUse must be

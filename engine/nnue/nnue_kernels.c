@@ -1,21 +1,34 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* The kernels of nnue_kernels.h for one instruction set. NNUE_FORCE_SCALAR
- * or NNUE_FORCE_SSE2 narrow the choice (the SIMD test builds each path). */
+/* The kernels of nnue_kernels.h for one instruction set. NNUE_FORCE_SCALAR,
+ * NNUE_FORCE_SSE2 (no SSSE3 either) or NNUE_FORCE_SSSE3 (no AVX2) narrow the
+ * choice (the SIMD test builds each path). */
 #include "nnue_kernels.h"
+
+#include <string.h>
 
 #include "nnue_arch.h"
 
 #if defined(NNUE_FORCE_SCALAR)
 #define NNUE_SCALAR 1
-#elif defined(__AVX2__) && !defined(NNUE_FORCE_SSE2)
+#elif defined(__AVX2__) && !defined(NNUE_FORCE_SSE2) && !defined(NNUE_FORCE_SSSE3)
 #define NNUE_AVX2 1
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #define NNUE_SSE2 1
 #include <emmintrin.h>
+#if defined(__SSSE3__) && !defined(NNUE_FORCE_SSE2)
+#define NNUE_SSSE3 1 /* 128-bit vectors with pmaddubsw: the dense stack's quads */
+#include <tmmintrin.h>
+#endif
 #else
 #define NNUE_SCALAR 1
 #endif
+#if defined(NNUE_FORCE_SSSE3) && !NNUE_SSSE3
+#error "NNUE_FORCE_SSSE3 needs an SSSE3 target (-mssse3)"
+#endif
+/* The dense stack's first layer takes its inputs four bytes at a time
+ * (u is 0..127) against int8 weights: maddubs needs SSSE3. */
+#define NNUE_QUADS (NNUE_AVX2 || NNUE_SSSE3)
 
 /* Units handled per inner step: every path walks the accumulator in
  * blocks of this many int16 (H is a multiple of it). */
@@ -40,6 +53,18 @@ static inline Vec vbcast32(uint32_t x) { return _mm256_set1_epi32((int)x); }
 static inline unsigned vpositive32(Vec v) {
     return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, vzero())));
 }
+/* int16 a, b to one vector of bytes (unsigned saturation) in unit order: the
+ * packs work per 128-bit lane, the permute puts the lanes back in order. */
+static inline Vec vpacku8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8); }
+/* int32 a, b to int16 (signed saturation) in unit order, as vpacku8. */
+static inline Vec vpack16(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8); }
+static inline Vec vloadb(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline void vstoreb(void *p, Vec v) { _mm256_storeu_si256((__m256i *)p, v); }
+static inline Vec vmaddubs(Vec u8, Vec s8) { return _mm256_maddubs_epi16(u8, s8); }
+static inline Vec vmax32(Vec a, Vec b) { return _mm256_max_epi32(a, b); }
+static inline Vec vmin32(Vec a, Vec b) { return _mm256_min_epi32(a, b); }
+static inline Vec vset32(int x) { return _mm256_set1_epi32(x); }
+static inline Vec vsrai32(Vec v, int n) { return _mm256_srai_epi32(v, n); }
 static inline int32_t vsum32(Vec v) {
     __m128i x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
@@ -70,7 +95,22 @@ static inline int32_t vsum32(Vec x) {
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
     return _mm_cvtsi128_si32(x);
 }
+#if NNUE_SSSE3
+static inline Vec vpacku8(Vec a, Vec b) { return _mm_packus_epi16(a, b); }
+static inline Vec vpack16(Vec a, Vec b) { return _mm_packs_epi32(a, b); }
+static inline Vec vloadb(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
+static inline void vstoreb(void *p, Vec v) { _mm_storeu_si128((__m128i *)p, v); }
+static inline Vec vmaddubs(Vec u8, Vec s8) { return _mm_maddubs_epi16(u8, s8); }
+/* SSSE3 has no 32-bit min/max (SSE4.1): compare and select. */
+static inline Vec vselect(Vec m, Vec a, Vec b) { return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b)); }
+static inline Vec vmax32(Vec a, Vec b) { return vselect(_mm_cmpgt_epi32(a, b), a, b); }
+static inline Vec vmin32(Vec a, Vec b) { return vselect(_mm_cmpgt_epi32(a, b), b, a); }
+static inline Vec vset32(int x) { return _mm_set1_epi32(x); }
+static inline Vec vsrai32(Vec v, int n) { return _mm_srai_epi32(v, n); }
+static const char IsaName[] = "ssse3";
+#else
 static const char IsaName[] = "sse2";
+#endif
 #endif
 
 #if NNUE_AVX2 || NNUE_SSE2
@@ -124,21 +164,6 @@ int32_t NNUE_K(nnue_k_output)(const int16_t *us, const int16_t *them, const int1
     return vsum32(sum);
 }
 
-/* u = (clamp(acc)^2 + 256) >> 9 of one half into pairs (u[2p] | u[2p+1] <<
- * 16), appending the index of every nonzero pair to nz. v * v is 65,025 at
- * most: it fits uint16, and so does + 256; the shift is logical. */
-static int sqr_pairs(const int16_t *acc, int H, uint32_t *pairs, uint16_t *nz, int n, int base) {
-    const Vec hi = vset16(NNUE_QA), round = vset16(1 << (NNUE_SQR_SHIFT - 1));
-    for (int i = 0; i < H; i += LANES) {
-        Vec v = vclamp(vload(acc + i), hi);
-        Vec u = vsrli16(vadd16(vmullo16(v, v), round), NNUE_SQR_SHIFT);
-        vstore((int16_t *)(pairs + i / 2), u);
-        for (unsigned m = vpositive32(u); m; m &= m - 1)
-            nz[n++] = (uint16_t)(base + i / 2 + __builtin_ctz(m));
-    }
-    return n;
-}
-
 /* out[0..N) = bias + the madd of the listed input pairs against their
  * weight rows (w: [pair][N][2]). Inlined with N constant, so the sums stay
  * in registers. */
@@ -157,6 +182,136 @@ static inline __attribute__((always_inline)) void affine_pairs(int32_t *out, con
     }
     for (int k = 0; k < R; k++)
         vstore((int16_t *)(out + k * LANES / 2), acc[k]);
+}
+
+#if NNUE_QUADS
+/* The first layer in quads (SSSE3, AVX2). u is 0..127 and the weights
+ * int8, so maddubs (u8 x s8, adjacent products summed in int16 with
+ * saturation) never saturates: 2 * 127 * 128 = 32,512 < 32,767. Its int16
+ * pair sums, summed again by a madd against ones, are the exact int32 quad
+ * sums the scalar path adds one by one. */
+enum {
+    QUAD = 4,                                /* inputs per 32-bit broadcast */
+    MASK_UNITS = 32,                         /* accumulator units per nonzero-mask lookup */
+    MASK_QUADS = MASK_UNITS / QUAD,          /* 8: one byte of mask */
+    MASK_NB = 1 << MASK_QUADS,               /* table entries */
+    NZ_MAX = 2 * NNUE_HIDDEN_MAX / QUAD,     /* quads of the largest net */
+    NZ_SLACK = MASK_QUADS,                   /* each lookup stores a whole entry, used or not */
+    BYTE_LANES = 2 * LANES,                  /* bytes per vector */
+    L1_VECS = NNUE_L1 * QUAD / BYTE_LANES,   /* a weight row of one quad, in vectors */
+    L1_OUT_VECS = NNUE_L1 * 2 / LANES,       /* the first layer's int32 outputs, in vectors */
+    L2_OUT_VECS = NNUE_L2 * 2 / LANES,       /* the second layer's */
+};
+_Static_assert(NNUE_HIDDEN_STEP % MASK_UNITS == 0, "a half is a whole number of mask lookups");
+_Static_assert(L1_VECS == L1_OUT_VECS, "one weight vector per output vector");
+
+/* For each 8-bit mask of nonzero quads, the offsets of its set bits in
+ * order (the rest zero) and how many there are: the nonzero list grows by
+ * one store and one add per 8 quads, with no branch per bit. Filled before
+ * main (no first-use test in the kernel). */
+static _Alignas(64) uint8_t NzOffsets[MASK_NB][MASK_QUADS];
+static uint8_t NzCount[MASK_NB];
+
+__attribute__((constructor)) static void nz_table_init(void) {
+    for (int m = 0; m < MASK_NB; m++) {
+        int c = 0;
+        for (int b = 0; b < MASK_QUADS; b++)
+            if (m >> b & 1) NzOffsets[m][c++] = (uint8_t)b;
+        NzCount[m] = (uint8_t)c;
+    }
+}
+
+/* u = (clamp(acc)^2 + 256) >> 9 of 16-bit lanes: v * v is 65,025 at most,
+ * so it fits uint16, and so does + 256; the shift is logical. */
+static inline Vec sqr_unit(Vec acc, Vec hi, Vec round) {
+    Vec v = vclamp(acc, hi);
+    return vsrli16(vadd16(vmullo16(v, v), round), NNUE_SQR_SHIFT);
+}
+
+/* u of one half as bytes into in, appending the index of every nonzero
+ * quad (base + its quad in the half) to nz; returns the new count. A quad
+ * is nonzero when its int32 is > 0: its bytes are at most 127, so its sign
+ * bit is clear. */
+static int sqr_quads(const int16_t *acc, int H, uint8_t *in, uint16_t *nz, int n, int base) {
+    const Vec hi = vset16(NNUE_QA), round = vset16(1 << (NNUE_SQR_SHIFT - 1));
+    const __m128i zero = _mm_setzero_si128();
+    for (int i = 0; i < H; i += MASK_UNITS) {
+        unsigned mask = 0;
+        for (int k = 0; k < MASK_UNITS / BYTE_LANES; k++) {
+            const int16_t *a = acc + i + k * BYTE_LANES;
+            Vec u = vpacku8(sqr_unit(vload(a), hi, round), sqr_unit(vload(a + LANES), hi, round));
+            vstoreb(in + i + k * BYTE_LANES, u);
+            mask |= vpositive32(u) << (k * BYTE_LANES / QUAD);
+        }
+        __m128i offsets = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)NzOffsets[mask]), zero);
+        offsets = _mm_add_epi16(offsets, _mm_set1_epi16((short)(base + i / QUAD)));
+        _mm_storeu_si128((__m128i *)(nz + n), offsets);
+        n += NzCount[mask];
+    }
+    return n;
+}
+
+/* The stack's crelu on int32 lanes, as nnue_crelu: max(x, 0) + 32 cannot
+ * overflow (biases within +-2^30, sums below 2^25, nnue_arch.h). */
+static inline Vec vcrelu32(Vec x) {
+    Vec v = vsrai32(vadd32(vmax32(x, vzero()), vset32(NNUE_QW >> 1)), NNUE_QW_SHIFT);
+    return vmin32(v, vset32(NNUE_QH));
+}
+
+int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, const NnueDense *d) {
+    _Alignas(64) uint8_t in[2 * NNUE_HIDDEN_MAX];
+    _Alignas(64) uint16_t nz[NZ_MAX + NZ_SLACK];
+    int n = sqr_quads(us, H, in, nz, 0, 0);
+    n = sqr_quads(them, H, in + H, nz, n, H / QUAD);
+
+    const Vec ones = vset16(1);
+    Vec o1[L1_OUT_VECS];
+    for (int k = 0; k < L1_OUT_VECS; k++)
+        o1[k] = vload((const int16_t *)(d->l1_b + k * LANES / 2));
+    for (int i = 0; i < n; i++) {
+        uint32_t x;
+        memcpy(&x, in + (size_t)nz[i] * QUAD, QUAD);
+        const Vec xb = vbcast32(x);
+        const int8_t *row = d->l1_q + (size_t)nz[i] * (NNUE_L1 * QUAD);
+        for (int k = 0; k < L1_VECS; k++)
+            o1[k] = vadd32(o1[k], vmadd16(vmaddubs(xb, vloadb(row + k * BYTE_LANES)), ones));
+    }
+
+    /* h1 = crelu(o1) in the pair layout of the second layer (0..127 packs
+     * exactly), then the second layer over all of its 8 input pairs. */
+    _Alignas(64) uint32_t h1[NNUE_L1 / 2];
+    for (int k = 0; k < L1_OUT_VECS; k += 2)
+        vstore((int16_t *)(h1 + k * LANES / 4), vpack16(vcrelu32(o1[k]), vcrelu32(o1[k + 1])));
+    static const uint16_t All[NNUE_L1 / 2] = {0, 1, 2, 3, 4, 5, 6, 7};
+    _Static_assert(NNUE_L1 / 2 == 8, "All lists every input pair of the second layer");
+    _Alignas(64) int32_t o2[NNUE_L2];
+    affine_pairs(o2, d->l2_b, h1, All, NNUE_L1 / 2, d->l2_w, NNUE_L2);
+
+    /* The output: crelu(o2) packed to int16 against the l3 weights (madd). */
+    Vec sum = vzero();
+    for (int k = 0; k < L2_OUT_VECS; k += 2) {
+        Vec h2 = vpack16(vcrelu32(vload((const int16_t *)(o2 + k * LANES / 2))),
+                         vcrelu32(vload((const int16_t *)(o2 + (k + 1) * LANES / 2))));
+        sum = vadd32(sum, vmadd16(h2, vload(d->l3_w + k * LANES / 2)));
+    }
+    return d->l3_b + vsum32(sum);
+}
+
+#else /* SSE2: the pair method (no maddubs) */
+
+/* u = (clamp(acc)^2 + 256) >> 9 of one half into pairs (u[2p] | u[2p+1] <<
+ * 16), appending the index of every nonzero pair to nz. v * v is 65,025 at
+ * most: it fits uint16, and so does + 256; the shift is logical. */
+static int sqr_pairs(const int16_t *acc, int H, uint32_t *pairs, uint16_t *nz, int n, int base) {
+    const Vec hi = vset16(NNUE_QA), round = vset16(1 << (NNUE_SQR_SHIFT - 1));
+    for (int i = 0; i < H; i += LANES) {
+        Vec v = vclamp(vload(acc + i), hi);
+        Vec u = vsrli16(vadd16(vmullo16(v, v), round), NNUE_SQR_SHIFT);
+        vstore((int16_t *)(pairs + i / 2), u);
+        for (unsigned m = vpositive32(u); m; m &= m - 1)
+            nz[n++] = (uint16_t)(base + i / 2 + __builtin_ctz(m));
+    }
+    return n;
 }
 
 int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, const NnueDense *d) {
@@ -178,6 +333,7 @@ int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, cons
         sum += nnue_crelu(o2[j]) * d->l3_w[j];
     return sum;
 }
+#endif /* NNUE_QUADS */
 
 #else /* portable C, with the wraparound of the vector instructions */
 

@@ -3,8 +3,9 @@
  * The vector kernels of the inference: accumulator refresh and update, and
  * the SCReLU output dot product. nnue_kernels.c compiles one instruction
  * set, picked at build time from the compiler's target macros (__AVX2__,
- * then __SSE2__, else portable C); all paths give the same bits: int16 sums
- * wrap, the int32 output sum wraps.
+ * then __SSE2__, with __SSSE3__ for the dense stack's byte quads, else
+ * portable C); all paths give the same bits: int16 sums wrap, the int32
+ * output sum wraps.
  *
  * This header has no include guard on purpose: the SIMD test compiles the
  * kernels several times with a NNUE_KERNEL_SUFFIX (e.g. _scalar) and
@@ -33,7 +34,8 @@ void NNUE_K(nnue_k_update)(int16_t *out, const int16_t *in, const int16_t *const
 int32_t NNUE_K(nnue_k_output)(const int16_t *us, const int16_t *them, const int16_t *w, int H);
 /* One output bucket's dense stack (version-2 nets, nnue_arch.h) on the two
  * accumulators: the l3 sum with its bias, at scale QH * QW. The first layer
- * skips the input pairs that are zero (sparse: most units are). */
+ * skips the input pairs (SSSE3, AVX2: quads) that are zero (sparse: most
+ * units are). */
 int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, const NnueDense *d);
-/* The instruction set compiled: "avx2", "sse2" or "scalar". */
+/* The instruction set compiled: "avx2", "ssse3", "sse2" or "scalar". */
 const char *NNUE_K(nnue_k_isa)(void);

@@ -97,10 +97,18 @@ static const unsigned char *read_pairs(int16_t *dst, const unsigned char *src, i
     return src + (size_t)outs * (size_t)ins;
 }
 
-/* Bytes of one bucket's stack in memory (each tensor 64-byte aligned). */
+void nnue_dense_quads(int8_t *quads, const int16_t *pairs, int hidden) {
+    for (int i = 0; i < 2 * hidden; i++)
+        for (int j = 0; j < NNUE_L1; j++)
+            quads[((size_t)(i / 4) * NNUE_L1 + (size_t)j) * 4 + (size_t)(i % 4)] =
+                (int8_t)pairs[((size_t)(i / 2) * NNUE_L1 + (size_t)j) * 2 + (size_t)(i % 2)];
+}
+
+/* Bytes of one bucket's stack in memory (each tensor 64-byte aligned; the
+ * int8 quad copy of the first layer last). */
 static size_t dense_memory(int hidden) {
     return align64((size_t)2 * (size_t)hidden * NNUE_L1 * 2) + align64(NNUE_L1 * 4) + align64(NNUE_L1 * NNUE_L2 * 2) +
-           align64(NNUE_L2 * 4) + align64(NNUE_L2 * 2);
+           align64(NNUE_L2 * 4) + align64(NNUE_L2 * 2) + align64((size_t)2 * (size_t)hidden * NNUE_L1);
 }
 
 /* One bucket's stack from the file at src into mem; returns the file's next byte. */
@@ -110,6 +118,7 @@ static const unsigned char *read_dense(NnueDense *d, unsigned char *mem, const u
     int16_t *l2_w = (int16_t *)((unsigned char *)l1_b + align64(NNUE_L1 * 4));
     int32_t *l2_b = (int32_t *)((unsigned char *)l2_w + align64(NNUE_L1 * NNUE_L2 * 2));
     int16_t *l3_w = (int16_t *)((unsigned char *)l2_b + align64(NNUE_L2 * 4));
+    int8_t *l1_q = (int8_t *)((unsigned char *)l3_w + align64(NNUE_L2 * 2));
     src = read_pairs(l1_w, src, NNUE_L1, 2 * hidden);
     read_i32(l1_b, src, NNUE_L1);
     src = read_pairs(l2_w, src + 4 * NNUE_L1, NNUE_L2, NNUE_L1);
@@ -118,7 +127,9 @@ static const unsigned char *read_dense(NnueDense *d, unsigned char *mem, const u
     for (int i = 0; i < NNUE_L2; i++)
         l3_w[i] = (int16_t)(int8_t)src[i];
     src += NNUE_L2;
-    *d = (NnueDense){l1_w, l1_b, l2_w, l2_b, l3_w, (int32_t)read_u32(src)};
+    nnue_dense_quads(l1_q, l1_w, hidden);
+    *d = (NnueDense){.l1_w = l1_w, .l1_b = l1_b, .l2_w = l2_w, .l2_b = l2_b, .l3_w = l3_w,
+                     .l3_b = (int32_t)read_u32(src), .l1_q = l1_q};
     return src + 4;
 }
 

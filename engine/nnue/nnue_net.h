@@ -12,7 +12,10 @@
  * widened to int16 and laid out in input pairs for the kernels: weight
  * (output j, input i) of a layer with N outputs is at ((i / 2) * N + j) * 2
  * + i % 2, so one 32-bit broadcast of inputs 2p, 2p + 1 meets N weight
- * pairs in a row (madd). */
+ * pairs in a row (madd). The first layer is kept a second time as int8 in
+ * input quads, ((i / 4) * NNUE_L1 + j) * 4 + i % 4: one 32-bit broadcast of
+ * four byte inputs meets NNUE_L1 weight quads in a row (the SSSE3 and AVX2
+ * kernels' maddubs; the scalar and SSE2 kernels read l1_w). */
 typedef struct {
     const int16_t *l1_w; /* [H pairs][NNUE_L1][2] over the 2H inputs u */
     const int32_t *l1_b; /* [NNUE_L1] */
@@ -20,7 +23,11 @@ typedef struct {
     const int32_t *l2_b; /* [NNUE_L2] */
     const int16_t *l3_w; /* [NNUE_L2] */
     int32_t l3_b;
+    const int8_t *l1_q; /* [H / 2 quads][NNUE_L1][4]: l1_w again, 64-byte aligned */
 } NnueDense;
+
+/* The first layer's quad copy (l1_q) from its pair layout (l1_w), 2H inputs. */
+void nnue_dense_quads(int8_t *quads, const int16_t *pairs, int hidden);
 
 typedef struct {
     int version; /* of the file: 1, 2 or 3 (nnue_arch.h) */
