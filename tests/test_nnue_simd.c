@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* The NNUE kernels: the scalar, SSE2, SSSE3 and AVX2 paths (engine/nnue/
+/* The NNUE kernels: the scalar, SSE2, SSSE3, AVX2 and AVX-VNNI paths (engine/nnue/
  * nnue_kernels.c compiled once per path into this test, see
  * tests/CMakeLists.txt) and the engine's own build give the same bits,
  * on realistic values and on values that wrap around int16 / int32. */
@@ -29,6 +29,11 @@
 #define NNUE_KERNEL_SUFFIX _avx2
 #include "nnue/nnue_kernels.h"
 #endif
+#if TEST_HAS_VNNI
+#undef NNUE_KERNEL_SUFFIX
+#define NNUE_KERNEL_SUFFIX _vnni
+#include "nnue/nnue_kernels.h"
+#endif
 
 typedef struct {
     const char *name;
@@ -39,13 +44,14 @@ typedef struct {
     const char *(*isa)(void);
 } Path;
 
-static Path Paths[5];
+enum { PATHS_MAX = 7 }; /* engine, scalar, sse2, ssse3, avx2, vnni, and room to spare */
+static Path Paths[PATHS_MAX];
 static int PathCount;
 
 enum { ROWS = 40 };
 static int16_t Rows[ROWS][NNUE_HIDDEN_MAX], Bias[NNUE_HIDDEN_MAX], Weights[2 * NNUE_HIDDEN_MAX];
 static int16_t Us[NNUE_HIDDEN_MAX], Them[NNUE_HIDDEN_MAX];
-static int16_t Out[4][NNUE_HIDDEN_MAX];
+static int16_t Out[PATHS_MAX][NNUE_HIDDEN_MAX];
 static uint64_t Rng = 99;
 
 static int setup(void **state) {
@@ -67,6 +73,11 @@ static int setup(void **state) {
     if (__builtin_cpu_supports("avx2"))
         Paths[PathCount++] = (Path){
             "avx2", nnue_k_refresh_avx2, nnue_k_update_avx2, nnue_k_output_avx2, nnue_k_dense_avx2, nnue_k_isa_avx2};
+#endif
+#if TEST_HAS_VNNI
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni"))
+        Paths[PathCount++] = (Path){
+            "vnni", nnue_k_refresh_vnni, nnue_k_update_vnni, nnue_k_output_vnni, nnue_k_dense_vnni, nnue_k_isa_vnni};
 #endif
     print_message("kernel paths compared:");
     for (int i = 0; i < PathCount; i++)
@@ -129,23 +140,34 @@ static void run_all(bool wide) {
 /* A dense stack (version-2 nets) with int8-range weights in the kernels'
  * pair layout (and the quad copy made from it as the net reader makes it),
  * its biases spread so that some units of each layer are dead, some
- * saturated and some in between. `extreme`: every weight -128 or 127 and
- * the biases at the +-2^30 the reader allows, the bounds of the no-overflow
- * argument (nnue_arch.h) and of maddubs' int16 pair sums. */
+ * saturated and some in between. WEIGHTS_EXTREME: every weight -128 or 127
+ * and the biases at the +-2^30 the reader allows, the bounds of the
+ * no-overflow argument (nnue_arch.h) and of maddubs' int16 pair sums.
+ * WEIGHTS_SMALL: weights within +-3, so that even all 2H inputs at 127
+ * leave the first layer's sums inside crelu's live range, where a wrong
+ * weight or input shows in the result (full-range weights on saturated
+ * inputs mostly clamp it). */
+enum { WEIGHTS_RANDOM, WEIGHTS_EXTREME, WEIGHTS_SMALL, WEIGHT_MODES };
 static _Alignas(64) int16_t L1W[2 * NNUE_HIDDEN_MAX * NNUE_L1], L2W[NNUE_L1 * NNUE_L2], L3W[NNUE_L2];
 static _Alignas(64) int8_t L1Q[2 * NNUE_HIDDEN_MAX * NNUE_L1];
 static _Alignas(64) int32_t L1B[NNUE_L1], L2B[NNUE_L2];
 
-static int weight(bool extreme) { return extreme ? (testnet_range(&Rng, 0, 1) ? 127 : -128) : testnet_range(&Rng, -128, 127); }
+static int weight(int mode) {
+    return mode == WEIGHTS_EXTREME ? (testnet_range(&Rng, 0, 1) ? 127 : -128)
+           : mode == WEIGHTS_SMALL ? testnet_range(&Rng, -3, 3)
+                                   : testnet_range(&Rng, -128, 127);
+}
 
-static NnueDense random_dense(bool extreme) {
+static NnueDense random_dense(int mode) {
     for (size_t i = 0; i < sizeof L1W / sizeof *L1W; i++)
-        L1W[i] = (int16_t)weight(extreme);
+        L1W[i] = (int16_t)weight(mode);
     for (size_t i = 0; i < sizeof L2W / sizeof *L2W; i++)
-        L2W[i] = (int16_t)weight(extreme);
+        L2W[i] = (int16_t)weight(mode == WEIGHTS_SMALL ? WEIGHTS_RANDOM : mode);
     for (int i = 0; i < NNUE_L2; i++)
-        L3W[i] = (int16_t)weight(extreme);
-    const int b1 = extreme ? NNUE_STACK_BIAS_MAX : 400000, b2 = extreme ? NNUE_STACK_BIAS_MAX : 30000;
+        L3W[i] = (int16_t)weight(mode == WEIGHTS_SMALL ? WEIGHTS_RANDOM : mode);
+    const bool extreme = mode == WEIGHTS_EXTREME;
+    const int b1 = extreme ? NNUE_STACK_BIAS_MAX : mode == WEIGHTS_SMALL ? 4000 : 400000;
+    const int b2 = extreme ? NNUE_STACK_BIAS_MAX : 30000;
     for (int i = 0; i < NNUE_L1; i++)
         L1B[i] = testnet_range(&Rng, -b1, b1);
     for (int i = 0; i < NNUE_L2; i++)
@@ -174,17 +196,18 @@ static int16_t acc_unit(int kind) {
 }
 
 /* Every path's dense stack gives the same sum, on accumulators of every
- * kind above, ordinary and extreme weights, every hidden size. */
+ * kind above with weights of every mode (7 and 3 are coprime: 21 rounds
+ * meet every pair), every hidden size. */
 static void test_dense_paths_agree(void **state) {
     (void)state;
     static const int Sizes[] = {128, 160, 256, 512, 1024};
-    for (int round = 0; round < 120; round++) {
+    for (int round = 0; round < 126; round++) {
         int kind = round % ACC_KINDS;
         for (int i = 0; i < NNUE_HIDDEN_MAX; i++) {
             Us[i] = acc_unit(kind);
             Them[i] = acc_unit(kind);
         }
-        NnueDense d = random_dense(round % 5 == 4); /* the layouts do not depend on H */
+        NnueDense d = random_dense(round % WEIGHT_MODES); /* the layouts do not depend on H */
         for (size_t s = 0; s < sizeof Sizes / sizeof *Sizes; s++) {
             int H = Sizes[s];
             int32_t want = Paths[1].dense(Us, Them, H, &d);

@@ -27,8 +27,17 @@
 #error "NNUE_FORCE_SSSE3 needs an SSSE3 target (-mssse3)"
 #endif
 /* The dense stack's first layer takes its inputs four bytes at a time
- * (u is 0..127) against int8 weights: maddubs needs SSSE3. */
+ * (u is 0..127) against int8 weights: maddubs needs SSSE3. With VNNI (AVX-
+ * VNNI, or AVX-512 VNNI on 256-bit vectors) one vpdpbusd does the quad's
+ * multiply-and-sum without the int16 step; NNUE_NO_VNNI keeps the AVX2
+ * path to maddubs (the SIMD test builds both). */
 #define NNUE_QUADS (NNUE_AVX2 || NNUE_SSSE3)
+#if NNUE_AVX2 && !defined(NNUE_NO_VNNI) && (defined(__AVXVNNI__) || (defined(__AVX512VNNI__) && defined(__AVX512VL__)))
+#define NNUE_VNNI 1
+#endif
+#if defined(NNUE_FORCE_VNNI) && !NNUE_VNNI
+#error "NNUE_FORCE_VNNI needs an AVX2 target with AVX-VNNI (-mavxvnni)"
+#endif
 
 /* Units handled per inner step: every path walks the accumulator in
  * blocks of this many int16 (H is a multiple of it). */
@@ -60,7 +69,16 @@ static inline Vec vpacku8(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256
 static inline Vec vpack16(Vec a, Vec b) { return _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8); }
 static inline Vec vloadb(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline void vstoreb(void *p, Vec v) { _mm256_storeu_si256((__m256i *)p, v); }
-static inline Vec vmaddubs(Vec u8, Vec s8) { return _mm256_maddubs_epi16(u8, s8); }
+/* acc + the four-byte dot products of u8 (0..127) and s8 in each int32 lane. */
+#if NNUE_VNNI && defined(__AVX512VNNI__) && defined(__AVX512VL__)
+static inline Vec vdot_quads(Vec acc, Vec u8, Vec s8) { return _mm256_dpbusd_epi32(acc, u8, s8); }
+#elif NNUE_VNNI
+static inline Vec vdot_quads(Vec acc, Vec u8, Vec s8) { return _mm256_dpbusd_avx_epi32(acc, u8, s8); }
+#else
+static inline Vec vdot_quads(Vec acc, Vec u8, Vec s8) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(u8, s8), _mm256_set1_epi16(1)));
+}
+#endif
 static inline Vec vmax32(Vec a, Vec b) { return _mm256_max_epi32(a, b); }
 static inline Vec vmin32(Vec a, Vec b) { return _mm256_min_epi32(a, b); }
 static inline Vec vset32(int x) { return _mm256_set1_epi32(x); }
@@ -71,7 +89,11 @@ static inline int32_t vsum32(Vec v) {
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
     return _mm_cvtsi128_si32(x);
 }
+#if NNUE_VNNI
+static const char IsaName[] = "avx2-vnni";
+#else
 static const char IsaName[] = "avx2";
+#endif
 #elif NNUE_SSE2
 typedef __m128i Vec;
 enum { LANES = 8 };
@@ -100,7 +122,9 @@ static inline Vec vpacku8(Vec a, Vec b) { return _mm_packus_epi16(a, b); }
 static inline Vec vpack16(Vec a, Vec b) { return _mm_packs_epi32(a, b); }
 static inline Vec vloadb(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
 static inline void vstoreb(void *p, Vec v) { _mm_storeu_si128((__m128i *)p, v); }
-static inline Vec vmaddubs(Vec u8, Vec s8) { return _mm_maddubs_epi16(u8, s8); }
+static inline Vec vdot_quads(Vec acc, Vec u8, Vec s8) {
+    return _mm_add_epi32(acc, _mm_madd_epi16(_mm_maddubs_epi16(u8, s8), _mm_set1_epi16(1)));
+}
 /* SSSE3 has no 32-bit min/max (SSE4.1): compare and select. */
 static inline Vec vselect(Vec m, Vec a, Vec b) { return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b)); }
 static inline Vec vmax32(Vec a, Vec b) { return vselect(_mm_cmpgt_epi32(a, b), a, b); }
@@ -189,7 +213,8 @@ static inline __attribute__((always_inline)) void affine_pairs(int32_t *out, con
  * int8, so maddubs (u8 x s8, adjacent products summed in int16 with
  * saturation) never saturates: 2 * 127 * 128 = 32,512 < 32,767. Its int16
  * pair sums, summed again by a madd against ones, are the exact int32 quad
- * sums the scalar path adds one by one. */
+ * sums the scalar path adds one by one (vpdpbusd sums the four products
+ * in int32 directly, equally exact). */
 enum {
     QUAD = 4,                                /* inputs per 32-bit broadcast */
     MASK_UNITS = 32,                         /* accumulator units per nonzero-mask lookup */
@@ -264,7 +289,6 @@ int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, cons
     int n = sqr_quads(us, H, in, nz, 0, 0);
     n = sqr_quads(them, H, in + H, nz, n, H / QUAD);
 
-    const Vec ones = vset16(1);
     Vec o1[L1_OUT_VECS];
     for (int k = 0; k < L1_OUT_VECS; k++)
         o1[k] = vload((const int16_t *)(d->l1_b + k * LANES / 2));
@@ -274,7 +298,7 @@ int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, cons
         const Vec xb = vbcast32(x);
         const int8_t *row = d->l1_q + (size_t)nz[i] * (NNUE_L1 * QUAD);
         for (int k = 0; k < L1_VECS; k++)
-            o1[k] = vadd32(o1[k], vmadd16(vmaddubs(xb, vloadb(row + k * BYTE_LANES)), ones));
+            o1[k] = vdot_quads(o1[k], xb, vloadb(row + k * BYTE_LANES));
     }
 
     /* h1 = crelu(o1) in the pair layout of the second layer (0..127 packs
