@@ -34,6 +34,8 @@
 #define NNUE_QUADS (NNUE_AVX2 || NNUE_SSSE3)
 #if NNUE_AVX2 && !defined(NNUE_NO_VNNI) && (defined(__AVXVNNI__) || (defined(__AVX512VNNI__) && defined(__AVX512VL__)))
 #define NNUE_VNNI 1
+#else
+#define NNUE_VNNI 0
 #endif
 #if defined(NNUE_FORCE_VNNI) && !NNUE_VNNI
 #error "NNUE_FORCE_VNNI needs an AVX2 target with AVX-VNNI (-mavxvnni)"
@@ -226,6 +228,11 @@ enum {
     L1_VECS = NNUE_L1 * QUAD / BYTE_LANES,   /* a weight row of one quad, in vectors */
     L1_OUT_VECS = NNUE_L1 * 2 / LANES,       /* the first layer's int32 outputs, in vectors */
     L2_OUT_VECS = NNUE_L2 * 2 / LANES,       /* the second layer's */
+    /* Independent sets of first-layer sums: vpdpbusd takes 5 cycles before
+     * its sum can be used again, so one set would wait on each quad; the
+     * maddubs path's dependency is a 1-cycle add, and more sets would only
+     * take registers (16 on SSSE3). */
+    L1_CHAINS = NNUE_VNNI ? 4 : 1,
 };
 _Static_assert(NNUE_HIDDEN_STEP % MASK_UNITS == 0, "a half is a whole number of mask lookups");
 _Static_assert(L1_VECS == L1_OUT_VECS, "one weight vector per output vector");
@@ -283,29 +290,43 @@ static inline Vec vcrelu32(Vec x) {
     return vmin32(v, vset32(NNUE_QH));
 }
 
+/* Sums o[0..NNUE_L1) += the dot products of quad q of the inputs with its weight row. */
+static inline __attribute__((always_inline)) void l1_quad(Vec *o, const uint8_t *in, const int8_t *w, unsigned q) {
+    uint32_t x;
+    memcpy(&x, in + (size_t)q * QUAD, QUAD);
+    const Vec xb = vbcast32(x);
+    const int8_t *row = w + (size_t)q * (NNUE_L1 * QUAD);
+    for (int k = 0; k < L1_VECS; k++)
+        o[k] = vdot_quads(o[k], xb, vloadb(row + k * BYTE_LANES));
+}
+
 int32_t NNUE_K(nnue_k_dense)(const int16_t *us, const int16_t *them, int H, const NnueDense *d) {
     _Alignas(64) uint8_t in[2 * NNUE_HIDDEN_MAX];
     _Alignas(64) uint16_t nz[NZ_MAX + NZ_SLACK];
     int n = sqr_quads(us, H, in, nz, 0, 0);
     n = sqr_quads(them, H, in + H, nz, n, H / QUAD);
 
-    Vec o1[L1_OUT_VECS];
-    for (int k = 0; k < L1_OUT_VECS; k++)
-        o1[k] = vload((const int16_t *)(d->l1_b + k * LANES / 2));
-    for (int i = 0; i < n; i++) {
-        uint32_t x;
-        memcpy(&x, in + (size_t)nz[i] * QUAD, QUAD);
-        const Vec xb = vbcast32(x);
-        const int8_t *row = d->l1_q + (size_t)nz[i] * (NNUE_L1 * QUAD);
-        for (int k = 0; k < L1_VECS; k++)
-            o1[k] = vdot_quads(o1[k], xb, vloadb(row + k * BYTE_LANES));
-    }
+    /* L1_CHAINS independent sets of sums, one quad each in turn, added at
+     * the end (int32 addition: the order does not change the bits). */
+    Vec o1[L1_CHAINS][L1_OUT_VECS];
+    for (int c = 0; c < L1_CHAINS; c++)
+        for (int k = 0; k < L1_OUT_VECS; k++)
+            o1[c][k] = c ? vzero() : vload((const int16_t *)(d->l1_b + k * LANES / 2));
+    int i = 0;
+    for (; i + L1_CHAINS <= n; i += L1_CHAINS)
+        for (int c = 0; c < L1_CHAINS; c++)
+            l1_quad(o1[c], in, d->l1_q, nz[i + c]);
+    for (; i < n; i++)
+        l1_quad(o1[0], in, d->l1_q, nz[i]);
+    for (int c = 1; c < L1_CHAINS; c++)
+        for (int k = 0; k < L1_OUT_VECS; k++)
+            o1[0][k] = vadd32(o1[0][k], o1[c][k]);
 
     /* h1 = crelu(o1) in the pair layout of the second layer (0..127 packs
      * exactly), then the second layer over all of its 8 input pairs. */
     _Alignas(64) uint32_t h1[NNUE_L1 / 2];
     for (int k = 0; k < L1_OUT_VECS; k += 2)
-        vstore((int16_t *)(h1 + k * LANES / 4), vpack16(vcrelu32(o1[k]), vcrelu32(o1[k + 1])));
+        vstore((int16_t *)(h1 + k * LANES / 4), vpack16(vcrelu32(o1[0][k]), vcrelu32(o1[0][k + 1])));
     static const uint16_t All[NNUE_L1 / 2] = {0, 1, 2, 3, 4, 5, 6, 7};
     _Static_assert(NNUE_L1 / 2 == 8, "All lists every input pair of the second layer");
     _Alignas(64) int32_t o2[NNUE_L2];
