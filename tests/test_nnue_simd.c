@@ -66,8 +66,9 @@ static int setup(void **state) {
 #endif
 #if TEST_HAS_SSSE3
     if (__builtin_cpu_supports("ssse3"))
-        Paths[PathCount++] = (Path){"ssse3",           nnue_k_refresh_ssse3, nnue_k_update_ssse3,
-                                    nnue_k_output_ssse3, nnue_k_dense_ssse3, nnue_k_isa_ssse3};
+        Paths[PathCount++] =
+            (Path){"ssse3",         nnue_k_refresh_ssse3, nnue_k_update_ssse3, nnue_k_output_ssse3, nnue_k_dense_ssse3,
+                   nnue_k_isa_ssse3};
 #endif
 #if TEST_HAS_AVX2
     if (__builtin_cpu_supports("avx2"))
@@ -173,8 +174,13 @@ static NnueDense random_dense(int mode) {
     for (int i = 0; i < NNUE_L2; i++)
         L2B[i] = testnet_range(&Rng, extreme ? -b2 : -20000, b2);
     nnue_dense_quads(L1Q, L1W, NNUE_HIDDEN_MAX);
-    return (NnueDense){.l1_w = L1W, .l1_b = L1B, .l2_w = L2W, .l2_b = L2B, .l3_w = L3W,
-                       .l3_b = testnet_range(&Rng, -100000, 100000), .l1_q = L1Q};
+    return (NnueDense){.l1_w = L1W,
+                       .l1_b = L1B,
+                       .l2_w = L2W,
+                       .l2_b = L2B,
+                       .l3_w = L3W,
+                       .l3_b = testnet_range(&Rng, -100000, 100000),
+                       .l1_q = L1Q};
 }
 
 /* Accumulators of one kind: 0 random over all of int16 (wrapping values,
@@ -262,10 +268,8 @@ static void test_paths_agree_wrapping(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scalar_definition),
-        cmocka_unit_test(test_paths_agree),
-        cmocka_unit_test(test_paths_agree_wrapping),
-        cmocka_unit_test(test_dense_paths_agree),
+        cmocka_unit_test(test_scalar_definition),    cmocka_unit_test(test_paths_agree),
+        cmocka_unit_test(test_paths_agree_wrapping), cmocka_unit_test(test_dense_paths_agree),
         cmocka_unit_test(test_dense_quads_layout),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -128,8 +128,13 @@ static const unsigned char *read_dense(NnueDense *d, unsigned char *mem, const u
         l3_w[i] = (int16_t)(int8_t)src[i];
     src += NNUE_L2;
     nnue_dense_quads(l1_q, l1_w, hidden);
-    *d = (NnueDense){.l1_w = l1_w, .l1_b = l1_b, .l2_w = l2_w, .l2_b = l2_b, .l3_w = l3_w,
-                     .l3_b = (int32_t)read_u32(src), .l1_q = l1_q};
+    *d = (NnueDense){.l1_w = l1_w,
+                     .l1_b = l1_b,
+                     .l2_w = l2_w,
+                     .l2_b = l2_b,
+                     .l3_w = l3_w,
+                     .l3_b = (int32_t)read_u32(src),
+                     .l1_q = l1_q};
     return src + 4;
 }
 
