@@ -108,9 +108,7 @@ void egtb_rule_attacks(Position *pos, MoveList *list) {
         if (egtb_rule_is_attack(pos, caps.moves[i])) list->moves[list->count++] = caps.moves[i];
 }
 
-/* The other side's attacks as if it were to move: the threats a quiet move
- * of the side to move can escape. */
-static void threats(Position *pos, MoveList *list) {
+void egtb_rule_threats(Position *pos, MoveList *list) {
     pos_make_null(pos);
     egtb_rule_attacks(pos, list);
     pos_unmake_null(pos);
@@ -137,10 +135,14 @@ static bool attack_survives(Position *pos, Move m, Move a) {
 
 Bitboard egtb_rule_escape(Position *pos, Move m) {
     MoveList th;
-    threats(pos, &th);
+    egtb_rule_threats(pos, &th);
+    return egtb_rule_escape_from(pos, m, &th);
+}
+
+Bitboard egtb_rule_escape_from(Position *pos, Move m, const MoveList *th) {
     Bitboard rescued = 0;
-    for (int i = 0; i < th.count; i++) {
-        Move a = th.moves[i];
+    for (int i = 0; i < th->count; i++) {
+        Move a = th->moves[i];
         if (move_to(a) == move_from(m)) {
             if (!same_line_kind(a, m)) rescued |= square_bb(move_to(m));
         } else if (!attack_survives(pos, m, a)) {
@@ -152,9 +154,13 @@ Bitboard egtb_rule_escape(Position *pos, Move m) {
 
 bool egtb_rule_marking_escape(Position *pos, Move m) {
     MoveList th;
-    threats(pos, &th);
-    for (int i = 0; i < th.count; i++) {
-        Move a = th.moves[i];
+    egtb_rule_threats(pos, &th);
+    return egtb_rule_marking_escape_from(pos, m, &th);
+}
+
+bool egtb_rule_marking_escape_from(Position *pos, Move m, const MoveList *th) {
+    for (int i = 0; i < th->count; i++) {
+        Move a = th->moves[i];
         if (move_to(a) == move_from(m)) {
             if (!same_line_kind(a, m)) return true;
             /* Along the line: the attacker may no longer reach it there,

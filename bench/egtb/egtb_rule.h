@@ -34,11 +34,20 @@ void egtb_rule_attacks(Position *pos, MoveList *list);
  * The attacked piece moving along the attacking line is no escape. */
 Bitboard egtb_rule_escape(Position *pos, Move m);
 
+/* The other side's attacks as if it were to move (null move): the threats
+ * a quiet move of the side to move can escape. They depend on pos alone,
+ * so a caller testing many moves of one position computes them once and
+ * passes them to the _from forms below, which give what egtb_rule_escape
+ * and egtb_rule_marking_escape give (those compute the list each call). */
+void egtb_rule_threats(Position *pos, MoveList *list);
+Bitboard egtb_rule_escape_from(Position *pos, Move m, const MoveList *th);
+
 /* The first marking's escape test (the moves gen_legal_capture_evasions
  * returns): as egtb_rule_escape, except that the attacked piece moving
  * along the attacking line is tested again on its new point. The side to
  * move must not be in check. */
 bool egtb_rule_marking_escape(Position *pos, Move m);
+bool egtb_rule_marking_escape_from(Position *pos, Move m, const MoveList *th);
 
 /* The points the side to move attacks anew after its quiet move m
  * (attack_bb_after_quiet_move): by the moved piece unless it slid along the
