@@ -6,6 +6,7 @@
  */
 #include "egtb_rule_loop.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,10 @@
 /* The spread's lists of settled nodes start with room for this many and
  * double when full. */
 enum { SPREAD_LIST_START = 1 << 16 };
+/* The first marking's workers claim this many indices at a time (small
+ * enough to balance them, large enough that the shared counter is cold);
+ * at most MARK_THREADS_MAX of them. */
+enum { MARK_CHUNK = 1 << 12, MARK_THREADS_MAX = 64 };
 
 void egtb_rule_fail(RuleLoop *L, const char *why, uint64_t node) {
     if (L->failed) return;
@@ -42,11 +47,28 @@ void egtb_rule_view(const RuleLoop *L, View *v) {
         v->child[v->quiets.count] = base + idx;
         v->quiets.moves[v->quiets.count++] = m;
     }
+    v->full = true;
 }
 
 void egtb_rule_decode(const RuleLoop *L, uint64_t node, View *v) {
     egtb_decode(L->lay, node % L->n, node < L->n ? RED : BLACK, L->pos);
     egtb_rule_view(L, v);
+    v->node = node;
+}
+
+void egtb_rule_load(const RuleLoop *L, int c, uint64_t k, View *v) {
+    uint64_t node = L->listed[c][k];
+    if (k >= L->ncached[c]) {
+        egtb_rule_decode(L, node, v);
+        return;
+    }
+    const uint32_t *kids = L->kids + L->kid_start[c][k];
+    int count = (int)(L->kid_start[c][k + 1] - L->kid_start[c][k]);
+    for (int i = 0; i < count; i++)
+        v->child[i] = kids[i];
+    v->quiets.count = count;
+    v->node = node;
+    v->full = false;
 }
 
 /* ---- The first marking ---------------------------------------------- */
@@ -56,36 +78,102 @@ void egtb_rule_decode(const RuleLoop *L, uint64_t node, View *v) {
  * quiet moves that escape an attack mark their open children CHASER and
  * itself IN_CHASE. A child whose moved group is the compress group and
  * lands on a placement that is its own mirror has two indices; both are
- * marked, as xiangqitb marks them. Returns whether anything was marked. */
-static bool first_marking(RuleLoop *L) {
-    bool any = false;
+ * marked, as xiangqitb marks them.
+ *
+ * The marking only reads values (fixed while it runs) and ORs fixed bits
+ * into flags, so the flags it leaves are the same in any order: it runs on
+ * the build's threads, each claiming MARK_CHUNK indices at a time, the ORs
+ * atomic since two nodes may mark one child. */
+typedef struct {
+    RuleLoop L;           /* a copy of the loop with the worker's own pos */
+    uint64_t *next_index; /* shared: the first index not yet claimed */
+    bool any;             /* the worker marked something */
+} MarkWorker;
+
+static void mark_or(RuleLoop *L, uint64_t node, uint16_t bits) {
+    __atomic_fetch_or(&L->flags[node], bits, __ATOMIC_RELAXED);
+}
+
+static void mark_node(MarkWorker *w, uint64_t node) {
+    RuleLoop *L = &w->L;
     View v;
-    for (uint64_t i = 0; i < L->n; i++)
-        for (int c = 0; c < COLOR_NB; c++) {
-            uint64_t node = (uint64_t)c * L->n + i;
-            if (!is_open(L, node)) continue;
-            egtb_rule_decode(L, node, &v);
-            Position *pos = L->pos;
-            bool in_check = pos_in_check(pos);
-            uint64_t base = c == RED ? L->n : 0;
-            bool marked = false;
-            for (int k = 0; k < v.quiets.count; k++) {
-                Move m = v.quiets.moves[k];
-                if (!in_check && !egtb_rule_marking_escape(pos, m)) continue;
-                uint64_t idx[2];
-                int count =
-                    egtb_reindex_move_both(L->lay, &v.r, pos->board[move_from(m)], move_from(m), move_to(m), idx);
-                for (int j = 0; j < count; j++) {
-                    uint64_t child = base + idx[j];
-                    if (!is_open(L, child)) continue;
-                    L->flags[child] |= in_check ? CHECKER | CHECK_LOSE : CHASER | CHASE_LOSE;
-                    marked = true;
-                }
-            }
-            if (marked) L->flags[node] |= in_check ? IN_CHECK | CHECK_WIN : IN_CHASE | CHASE_WIN;
-            any |= marked;
+    egtb_rule_decode(L, node, &v);
+    Position *pos = L->pos;
+    bool in_check = pos_in_check(pos);
+    uint64_t base = node < L->n ? L->n : 0;
+    bool marked = false;
+    /* The threats are the position's, the same for each move: found once,
+     * and a position with none has no escaping move. */
+    MoveList threats = {.count = 0};
+    if (!in_check) {
+        egtb_rule_threats(pos, &threats);
+        if (threats.count == 0) return;
+    }
+    for (int k = 0; k < v.quiets.count; k++) {
+        Move m = v.quiets.moves[k];
+        uint64_t idx[2];
+        int count = egtb_reindex_move_both(L->lay, &v.r, pos->board[move_from(m)], move_from(m), move_to(m), idx);
+        bool open_child = false;
+        for (int j = 0; j < count; j++)
+            open_child |= is_open(L, base + idx[j]);
+        /* the escape test, the dear one, only where it can mark */
+        if (!open_child || (!in_check && !egtb_rule_marking_escape_from(pos, m, &threats))) continue;
+        for (int j = 0; j < count; j++) {
+            uint64_t child = base + idx[j];
+            if (!is_open(L, child)) continue;
+            mark_or(L, child, in_check ? CHECKER | CHECK_LOSE : CHASER | CHASE_LOSE);
+            marked = true;
         }
-    return any;
+    }
+    if (marked) mark_or(L, node, in_check ? IN_CHECK | CHECK_WIN : IN_CHASE | CHASE_WIN);
+    w->any |= marked;
+}
+
+static void *mark_run(void *arg) {
+    MarkWorker *w = arg;
+    RuleLoop *L = &w->L;
+    for (;;) {
+        uint64_t begin = __atomic_fetch_add(w->next_index, (uint64_t)MARK_CHUNK, __ATOMIC_RELAXED);
+        if (begin >= L->n) break;
+        uint64_t end = begin + MARK_CHUNK < L->n ? begin + MARK_CHUNK : L->n;
+        for (uint64_t i = begin; i < end; i++)
+            for (int c = 0; c < COLOR_NB; c++) {
+                uint64_t node = (uint64_t)c * L->n + i;
+                if (is_open(L, node)) mark_node(w, node);
+            }
+    }
+    return NULL;
+}
+
+/* Returns whether anything was marked (false also when out of memory for
+ * a worker, which then fails the loop). */
+static bool first_marking(RuleLoop *L, int threads) {
+    if (threads < 1) threads = 1;
+    if (threads > MARK_THREADS_MAX) threads = MARK_THREADS_MAX;
+    MarkWorker w[MARK_THREADS_MAX];
+    pthread_t tid[MARK_THREADS_MAX];
+    bool started[MARK_THREADS_MAX] = {false};
+    uint64_t next_index = 0;
+    int made = 0;
+    for (; made < threads; made++) {
+        w[made] = (MarkWorker){.L = *L, .next_index = &next_index};
+        w[made].L.pos = made == 0 ? L->pos : malloc(sizeof *L->pos);
+        if (!w[made].L.pos) break;
+    }
+    if (made < threads) {
+        egtb_rule_fail(L, "out of memory for the marking's workers", 0);
+        threads = made;
+    }
+    for (int i = 1; i < threads && !L->failed; i++)
+        started[i] = pthread_create(&tid[i], NULL, mark_run, &w[i]) == 0;
+    if (!L->failed) mark_run(&w[0]); /* also does the work of workers that did not start */
+    bool any = false;
+    for (int i = 0; i < threads; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        any |= w[i].any;
+        if (i > 0) free(w[i].L.pos);
+    }
+    return any && !L->failed;
 }
 
 /* ---- Stage 1: candidates ----------------------------------------------- */
@@ -204,20 +292,75 @@ static bool list_marked(RuleLoop *L) {
     return true;
 }
 
-static void run(RuleLoop *L) {
+uint64_t egtb_rule_cache_bytes = EGTB_RULE_CACHE_BYTES;
+
+/* Keep the children of the listed nodes (Red's, then Black's, in list
+ * order) while they fit in egtb_rule_cache_bytes: each costs one decode
+ * here instead of one in every pass. The children are those of
+ * egtb_rule_view, in its order, so a pass reads what it would have
+ * decoded. Not done when a node does not fit in 32 bits; a failed
+ * allocation only leaves the nodes to be decoded. */
+static void cache_children(RuleLoop *L) {
+    if (2 * L->n > UINT32_MAX) return;
+    uint64_t room = egtb_rule_cache_bytes / sizeof(uint32_t), used = 0, cap = 0, offsets = 0;
+    View v;
+    for (int c = 0; c < COLOR_NB; c++) {
+        /* one offset per node and one past the last */
+        if (room < L->nlisted[c] + 1) break;
+        L->kid_start[c] = malloc(sizeof(uint32_t) * (L->nlisted[c] + 1));
+        if (!L->kid_start[c]) break;
+        room -= L->nlisted[c] + 1;
+        offsets += L->nlisted[c] + 1;
+        uint64_t k = 0;
+        L->kid_start[c][0] = (uint32_t)used;
+        for (; k < L->nlisted[c]; k++) {
+            egtb_rule_decode(L, L->listed[c][k], &v);
+            uint64_t need = (uint64_t)v.quiets.count;
+            if (need > room || used + need > UINT32_MAX) break;
+            if (used + need > cap) {
+                uint64_t grown_cap = cap ? 2 * cap : (uint64_t)1 << 20;
+                while (grown_cap < used + need)
+                    grown_cap *= 2;
+                uint32_t *grown = realloc(L->kids, sizeof(uint32_t) * grown_cap);
+                if (!grown) break;
+                L->kids = grown;
+                cap = grown_cap;
+            }
+            for (int i = 0; i < v.quiets.count; i++)
+                L->kids[used + (uint64_t)i] = (uint32_t)v.child[i];
+            used += need;
+            room -= need;
+            L->kid_start[c][k + 1] = (uint32_t)used;
+        }
+        L->ncached[c] = k;
+        L->stats->cached += k;
+        if (k < L->nlisted[c]) break;
+    }
+    /* give back the doubling's slack */
+    if (used && used < cap) {
+        uint32_t *fit = realloc(L->kids, sizeof(uint32_t) * used);
+        if (fit) L->kids = fit;
+    }
+    L->stats->cache_bytes = sizeof(uint32_t) * (used + offsets);
+}
+
+static void run(RuleLoop *L, int threads) {
     for (uint64_t node = 0; node < 2 * L->n; node++)
         if (is_open(L, node) && (L->pending[node] & EGTB_PENDING_CAPDRAW)) L->flags[node] = CAP_DRAW;
-    if (!first_marking(L)) return;
+    if (!first_marking(L, threads)) return;
+
     if (!list_marked(L)) {
         egtb_rule_fail(L, "out of memory", 0);
         return;
     }
+    cache_children(L);
     /* Once a colour's round finds no loss of the other colour, that colour
      * is not asked again (xiangqitb's build_finish). */
     bool finished[COLOR_NB] = {false, false};
     for (L->order = 1; !L->failed; L->order++) {
         label_candidates(L);
         egtb_rule_prune(L);
+
         for (int winner = 0; winner < COLOR_NB && !L->failed; winner++)
             if (!finished[winner]) finished[winner] = !settle_losses_of(L, (Color)!winner);
         if (finished[RED] && finished[BLACK]) break;
@@ -236,7 +379,7 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, EgtbRuleLoopStats *stats, char *err, size_t errlen) {
+bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, int threads, EgtbRuleLoopStats *stats, char *err, size_t errlen) {
     double t0 = now_s();
     memset(stats, 0, sizeof *stats);
     uint64_t n = t->lay.positions, nodes = n ? 2 * n : 1;
@@ -251,7 +394,7 @@ bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, EgtbRuleLoopStats *stats, ch
     }
     bool ok = L.flags && L.pos && L.scratch.pos && L.scratch.mirror && t->order[RED] && t->order[BLACK];
     if (ok) {
-        run(&L);
+        run(&L, threads);
         ok = !L.failed;
         if (!ok) snprintf(err, errlen, "%s", L.err);
     } else {
@@ -269,8 +412,11 @@ bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, EgtbRuleLoopStats *stats, ch
     free(L.pos);
     free(L.scratch.pos);
     free(L.scratch.mirror);
-    for (int c = 0; c < COLOR_NB; c++)
+    for (int c = 0; c < COLOR_NB; c++) {
         free(L.listed[c]);
+        free(L.kid_start[c]);
+    }
+    free(L.kids);
     stats->seconds = now_s() - t0;
     return ok;
 }

@@ -28,12 +28,23 @@ enum { EGTB_RULE_ORDER_MAX = 63 };
  * come on top, a small part of the table). */
 enum { EGTB_RULE_LOOP_BYTES = sizeof(uint16_t) + sizeof(uint8_t) };
 
+/* The most memory the loop spends keeping each listed node's children
+ * across the pruning passes (4 bytes a child and 4 a node; docs/egtb.md,
+ * "Tuong's generator"). Nodes past it are decoded in every pass, which
+ * gives the same tables, only slower. */
+#define EGTB_RULE_CACHE_BYTES ((uint64_t)1 << 30)
+/* The budget in force, EGTB_RULE_CACHE_BYTES unless a test lowers it to
+ * run the decoding path (tests/test_egtb_rule_loop.c). */
+extern uint64_t egtb_rule_cache_bytes;
+
 typedef struct {
     unsigned orders;            /* rule rounds that found a loss (the largest order given) */
     uint64_t decided[COLOR_NB]; /* values settled by the rounds, per side to move */
     uint64_t marked;            /* nodes the first marking flagged */
     uint64_t check_losses;      /* rule losses v = 1: perpetual checkers */
     uint64_t chase_losses;      /* and perpetual chasers */
+    uint64_t cached;            /* listed nodes whose children the passes kept */
+    uint64_t cache_bytes;       /* the memory that took */
     double seconds;
 } EgtbRuleLoopStats;
 
@@ -43,9 +54,11 @@ bool egtb_rule_loop_applies(const EgtbMaterial *mat);
 /* Run the loop on t, whose plain pass is done (egtb_solve's steps 1 to 3:
  * values in t->val, 0 while open) with pending[] its count bytes
  * (EGTB_PENDING_*, node = side * positions + index), which the loop keeps
- * up to date. Sets t->order when some value gets an order above 0. One
- * thread, positions in index order: xiangqitb run on one thread updates
- * its flags in place in that order. false with a message (memory, an
- * order past EGTB_RULE_ORDER_MAX, or a position the loop's reasoning does
- * not expect). */
-bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, EgtbRuleLoopStats *stats, char *err, size_t errlen);
+ * up to date. Sets t->order when some value gets an order above 0. The
+ * first marking runs on `threads` threads (its flags do not depend on the
+ * order); the orders run on one thread, positions in index order:
+ * xiangqitb run on one thread updates its flags in place in that order,
+ * and the tables depend on it. The result is the same for any `threads`.
+ * false with a message (memory, an order past EGTB_RULE_ORDER_MAX, or a
+ * position the loop's reasoning does not expect). */
+bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, int threads, EgtbRuleLoopStats *stats, char *err, size_t errlen);

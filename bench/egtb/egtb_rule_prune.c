@@ -26,6 +26,13 @@ static Square horse_leg(Square from, Square to) {
     return SQ_NONE;
 }
 
+/* The points v's k-th move rescues (egtb_rule_escape), decoding v's node
+ * first if it came from the cache. */
+static Bitboard escape_k(RuleLoop *L, View *v, int k) {
+    egtb_rule_full(L, v);
+    return egtb_rule_escape(L->pos, v->quiets.moves[k]);
+}
+
 /* ---- Stage 2: pruning, the LOSE candidates ----------------------------- */
 
 /* Every move of s loses outright, yet s holds a LOSE candidate: only a
@@ -40,9 +47,15 @@ static uint16_t no_live_move(RuleLoop *L, uint64_t node, uint16_t f, uint16_t dr
 /* s keeps CHASE_LOSE only if it chases one piece of o whatever it does,
  * and, when s is in check (from STEP_2 on), o has a way to answer each
  * chase without checking: else the cycle is o's perpetual check. */
-static uint16_t judge_chase_list(RuleLoop *L, Step step, uint64_t node, uint16_t f, const MoveList *chases) {
+static uint16_t judge_chase_list(RuleLoop *L, Step step, uint64_t node, uint16_t f, View *v, const int *chase_k,
+                                 int nchase) {
     Position *pos = L->pos;
-    if (chases->count == 0) return no_live_move(L, node, f, CHASE_LOSE | CHASE_WIN);
+    if (nchase == 0) return no_live_move(L, node, f, CHASE_LOSE | CHASE_WIN);
+    egtb_rule_full(L, v);
+    MoveList list = {.count = nchase};
+    for (int i = 0; i < nchase; i++)
+        list.moves[i] = v->quiets.moves[chase_k[i]];
+    const MoveList *chases = &list;
     if (!always_new_attack(pos, chases, ~(Bitboard)0)) return (uint16_t)(f & ~CHASE_LOSE);
     if (step == STEP_1 || !pos_in_check(pos)) return f;
     View w;
@@ -105,13 +118,12 @@ static bool chariot_blocks_horse(const Position *pos, Bitboard rescued, Bitboard
 }
 
 /* Both sides chase (and do not both check). */
-static uint16_t prune_lose_mutual_chase(RuleLoop *L, Step step, uint64_t node, uint16_t f, const View *v) {
+static uint16_t prune_lose_mutual_chase(RuleLoop *L, Step step, uint64_t node, uint16_t f, View *v) {
     Position *pos = L->pos;
     bool long_check = (f & CHECK_LOSE) != 0;
     bool continues = false, way_out = false, others_fault = false;
-    MoveList chases = {.count = 0};
+    int chase_k[MAX_MOVES], nchase = 0;
     for (int k = 0; k < v->quiets.count; k++) {
-        Move m = v->quiets.moves[k];
         uint64_t child = v->child[k];
         if (!is_open(L, child)) {
             if (!settled_not_won(L, child)) continue;
@@ -129,14 +141,14 @@ static uint16_t prune_lose_mutual_chase(RuleLoop *L, Step step, uint64_t node, u
         }
         if (!(cf & CHASE_WIN)) {
             way_out = true;
-            if (step == STEP_3 && !others_fault && (cf & CHASE_LOSE) && !(cf & CHECK_WIN) && egtb_rule_escape(pos, m))
+            if (step == STEP_3 && !others_fault && (cf & CHASE_LOSE) && !(cf & CHECK_WIN) && escape_k(L, v, k))
                 others_fault = true;
         } else {
-            chases.moves[chases.count++] = m;
+            chase_k[nchase++] = k;
         }
         if (!continues && (cf & CHASE_WIN) && (cf & CHASE_LOSE)) {
-            Bitboard rescued = egtb_rule_escape(pos, m);
-            Bitboard attacked = rescued ? egtb_rule_new_attacks(pos, m) : 0;
+            Bitboard rescued = escape_k(L, v, k);
+            Bitboard attacked = rescued ? egtb_rule_new_attacks(pos, v->quiets.moves[k]) : 0;
             if (rescued && attacked) {
                 if (chariot_blocks_horse(pos, rescued, attacked))
                     way_out = true;
@@ -147,16 +159,16 @@ static uint16_t prune_lose_mutual_chase(RuleLoop *L, Step step, uint64_t node, u
     }
     if (continues && !others_fault) return f;
     if (way_out) return (uint16_t)(f & ~CHASE_LOSE);
-    return judge_chase_list(L, step, node, f, &chases);
+    return judge_chase_list(L, step, node, f, v, chase_k, nchase);
 }
 
 /* Neither mutual case: a move that does not lose and is no live check
  * (chase) drops CHECK_LOSE (CHASE_LOSE); a surviving CHASE_LOSE goes to the
  * chase list judgement. */
-static uint16_t prune_lose_single(RuleLoop *L, Step step, uint64_t node, uint16_t f, const View *v) {
+static uint16_t prune_lose_single(RuleLoop *L, Step step, uint64_t node, uint16_t f, View *v) {
     bool long_check = (f & CHECK_LOSE) != 0, long_chase = (f & CHASE_LOSE) != 0;
     bool live_check = false;
-    MoveList chases = {.count = 0};
+    int chase_k[MAX_MOVES], nchase = 0;
     for (int k = 0; k < v->quiets.count && (long_check || long_chase); k++) {
         uint64_t child = v->child[k];
         if (!is_open(L, child)) {
@@ -179,7 +191,7 @@ static uint16_t prune_lose_single(RuleLoop *L, Step step, uint64_t node, uint16_
                 long_chase = false;
                 f &= (uint16_t)~CHASE_LOSE;
             } else {
-                chases.moves[chases.count++] = v->quiets.moves[k];
+                chase_k[nchase++] = k;
             }
         }
     }
@@ -188,13 +200,14 @@ static uint16_t prune_lose_single(RuleLoop *L, Step step, uint64_t node, uint16_
         return f;
     }
     if (long_check && !live_check) return no_live_move(L, node, f, CHECK_LOSE | CHECK_WIN);
-    if (long_chase) return judge_chase_list(L, step, node, f, &chases);
+    if (long_chase) return judge_chase_list(L, step, node, f, v, chase_k, nchase);
     return f;
 }
 
 /* xiangqitb's check_remove_lose: may s still be forced to check (chase)
  * for ever? */
-static uint16_t prune_lose(RuleLoop *L, Step step, uint64_t node, uint16_t f) {
+static uint16_t prune_lose(RuleLoop *L, Step step, int c, uint64_t k, uint16_t f) {
+    uint64_t node = L->listed[c][k];
     if (f & CAP_DRAW) {
         uint16_t g = f;
         if ((g & CHECK_LOSE) && !(g & CHECK_WIN)) g &= (uint16_t)~CHECK_LOSE;
@@ -202,7 +215,7 @@ static uint16_t prune_lose(RuleLoop *L, Step step, uint64_t node, uint16_t f) {
         if (g != f) return g;
     }
     View v;
-    egtb_rule_decode(L, node, &v);
+    egtb_rule_load(L, c, k, &v);
     if ((f & CHECK_LOSE) && (f & CHECK_WIN)) return prune_lose_mutual_check(L, step, node, f, &v);
     if ((f & CHASE_LOSE) && (f & CHASE_WIN)) return prune_lose_mutual_chase(L, step, node, f, &v);
     return prune_lose_single(L, step, node, f, &v);
@@ -235,7 +248,7 @@ static bool forced_to_chase(RuleLoop *L, const View *w, Bitboard rescued) {
 /* Both sides chase: s keeps CHASE_WIN when it can escape into a child where
  * o must chase one of the rescued pieces again, or (a double chase) where o
  * escapes back into a mutual chase while newly attacking a rescued piece. */
-static uint16_t prune_win_mutual_chase(RuleLoop *L, Step step, uint16_t f, const View *v) {
+static uint16_t prune_win_mutual_chase(RuleLoop *L, Step step, uint16_t f, View *v) {
     Position *pos = L->pos;
     bool draw_moves = (f & CAP_DRAW) != 0;
     int cand[MAX_MOVES], ncand = 0;
@@ -247,7 +260,7 @@ static uint16_t prune_win_mutual_chase(RuleLoop *L, Step step, uint16_t f, const
             continue;
         }
         uint16_t cf = L->flags[child];
-        Bitboard rescued = (cf & CHASE_LOSE) ? egtb_rule_escape(pos, v->quiets.moves[k]) : 0;
+        Bitboard rescued = (cf & CHASE_LOSE) ? escape_k(L, v, k) : 0;
         if (rescued) {
             if (step == STEP_1) return f;
             rescued_by[ncand] = rescued;
@@ -306,9 +319,9 @@ static uint16_t prune_win_mutual_chase(RuleLoop *L, Step step, uint16_t f, const
 }
 
 /* xiangqitb's check_remove_win: can s still make o check (chase) for ever? */
-static uint16_t prune_win(RuleLoop *L, Step step, uint64_t node, uint16_t f) {
+static uint16_t prune_win(RuleLoop *L, Step step, int c, uint64_t k, uint16_t f) {
     View v;
-    egtb_rule_decode(L, node, &v);
+    egtb_rule_load(L, c, k, &v);
     if (f & CHECK_WIN) {
         for (int k = 0; k < v.quiets.count; k++)
             if (is_open(L, v.child[k]) && (L->flags[v.child[k]] & CHECK_LOSE)) return f;
@@ -321,9 +334,9 @@ static uint16_t prune_win(RuleLoop *L, Step step, uint64_t node, uint16_t f) {
     for (int k = 0; k < v.quiets.count; k++) {
         uint64_t child = v.child[k];
         if (!is_open(L, child) || !(L->flags[child] & CHASE_LOSE)) continue;
-        Move m = v.quiets.moves[k];
-        Bitboard rescued = egtb_rule_escape(pos, m);
+        Bitboard rescued = escape_k(L, &v, k);
         if (!rescued) continue;
+        Move m = v.quiets.moves[k];
         if (step == STEP_1) return f;
         pos_make_move(pos, m);
         egtb_rule_view(L, &w);
@@ -347,7 +360,7 @@ static bool prune_pass(RuleLoop *L, Step step, bool lose) {
             uint64_t node = L->listed[c][k];
             uint16_t f = L->flags[node];
             if (!is_open(L, node) || !(f & mask)) continue;
-            uint16_t g = lose ? prune_lose(L, step, node, f) : prune_win(L, step, node, f);
+            uint16_t g = lose ? prune_lose(L, step, c, k, f) : prune_win(L, step, c, k, f);
             if (g != f) {
                 L->flags[node] = g;
                 changed = true;

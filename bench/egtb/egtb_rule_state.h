@@ -44,6 +44,15 @@ typedef struct {
     uint16_t *flags;            /* per node */
     uint64_t *listed[COLOR_NB]; /* open nodes with a fact, in index order */
     uint64_t nlisted[COLOR_NB];
+    /* The children of the first ncached[c] listed nodes of each colour,
+     * kept from one decode so that the passes read them instead of
+     * decoding the node again (egtb_rule_load): listed[c][k]'s children
+     * are kids[kid_start[c][k]] to kids[kid_start[c][k + 1] - 1], in the
+     * order egtb_rule_view gives them. Nodes past the memory budget
+     * (EGTB_RULE_CACHE_BYTES) are decoded each time, as before. */
+    uint32_t *kids;
+    uint32_t *kid_start[COLOR_NB];
+    uint64_t ncached[COLOR_NB];
     unsigned order;            /* the round running */
     Position *pos;             /* the node being judged; its children are made on it and taken back */
     uint64_t *frontier, *next; /* the spread: nodes settled at the current level, and at the next */
@@ -56,11 +65,16 @@ typedef struct {
     char err[256];
 } RuleLoop;
 
-/* A position's legal quiet moves and the nodes they lead to. */
+/* A position's legal quiet moves and the nodes they lead to. A view of a
+ * listed node read from the cache (egtb_rule_load) has only the count and
+ * the children (full false): the moves, r and L->pos come with
+ * egtb_rule_full, which the tests call before they look at the board. */
 typedef struct {
     EgtbReindex r;
     MoveList quiets;
     uint64_t child[MAX_MOVES];
+    uint64_t node; /* the node viewed (egtb_rule_load and egtb_rule_decode) */
+    bool full;     /* quiets.moves, r and L->pos hold the node */
 } View;
 
 static inline uint16_t *val_at(const RuleLoop *L, uint64_t node) {
@@ -78,6 +92,14 @@ void egtb_rule_fail(RuleLoop *L, const char *why, uint64_t node);
 void egtb_rule_view(const RuleLoop *L, View *v);
 /* Decode node into L->pos and fill v from it. */
 void egtb_rule_decode(const RuleLoop *L, uint64_t node, View *v);
+/* The view of listed[c][k]: from the cache when it holds the node (count
+ * and children only), else decoded. */
+void egtb_rule_load(const RuleLoop *L, int c, uint64_t k, View *v);
+/* Make v full (decode its node into L->pos) if it is not yet; the
+ * children come out the same. */
+static inline void egtb_rule_full(const RuleLoop *L, View *v) {
+    if (!v->full) egtb_rule_decode(L, v->node, v);
+}
 /* Stage 2 of an order (docs/egtb.md, "The pruning tests"): STEP_1 to
  * STEP_3 each to a fixed point, then STEP_4 and STEP_2 again. */
 void egtb_rule_prune(RuleLoop *L);
