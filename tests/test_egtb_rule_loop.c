@@ -5,8 +5,9 @@
  * entries in xiangqitb's own KRKN (312 White wins, 315 + 970 Black
  * losses, all of order 1), KCKN where the loop runs and finds nothing (as
  * xiangqitb's), verify on the orders (and a wrong order caught), the
- * orders through our DTC file to the loader and the engine's prober, and
- * KNKPP's counts, chase verdicts among them. */
+ * orders through our DTC file to the loader and the engine's prober,
+ * KNKPP's counts, chase verdicts among them, and that neither the thread
+ * count nor the children cache's budget changes a value or an order. */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -185,13 +186,69 @@ static void test_knkpp_chase_verdicts(void **state) {
     egtb_set_free(&set);
 }
 
+/* Solve sig (its smaller tables in Set) with `threads` threads and the
+ * loop's children cache limited to cache_bytes. */
+static void solve_with(EgtbTable *t, const char *sig, int threads, uint64_t cache_bytes, EgtbSolveStats *st) {
+    EgtbMaterial mat;
+    char err[256];
+    assert_true(egtb_sig_parse(&mat, sig, err, sizeof err));
+    assert_true(egtb_table_alloc(t, &mat, err, sizeof err));
+    uint64_t saved = egtb_rule_cache_bytes;
+    egtb_rule_cache_bytes = cache_bytes;
+    bool ok = egtb_solve(t, &Set, threads, st, err, sizeof err);
+    egtb_rule_cache_bytes = saved;
+    if (!ok) fail_msg("%s", err);
+}
+
+/* The first marking runs on the build's threads and the passes read kept
+ * children where the budget allows: KRKN (rule verdicts of order 1) and
+ * KCKN come out the same, value and order at every index, on one thread
+ * and on two, with the whole cache, a part of it (the rest decoded each
+ * pass) and none. */
+static void test_threads_and_cache_change_nothing(void **state) {
+    (void)state;
+    static const char *const sigs[] = {"KRKN", "KCKN"};
+    for (size_t s = 0; s < sizeof sigs / sizeof sigs[0]; s++) {
+        EgtbTable ref;
+        EgtbSolveStats ref_st;
+        solve_with(&ref, sigs[s], 1, EGTB_RULE_CACHE_BYTES, &ref_st);
+        assert_int_equal(ref_st.rule.cached, ref_st.rule.marked); /* all kept */
+        uint64_t all = ref_st.rule.cache_bytes;
+        /* threads, budget: all, none, three quarters (Red's kept, Black's in
+         * part), a half */
+        const struct {
+            int threads;
+            uint64_t cache_bytes;
+        } runs[] = {{2, EGTB_RULE_CACHE_BYTES}, {1, 0}, {2, all / 4 * 3}, {1, all / 2}};
+        for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+            EgtbTable t;
+            EgtbSolveStats st;
+            solve_with(&t, sigs[s], runs[r].threads, runs[r].cache_bytes, &st);
+            assert_int_equal(st.rule.marked, ref_st.rule.marked);
+            if (r > 0) assert_true(st.rule.cached < st.rule.marked);
+            if (r == 1) assert_int_equal(st.rule.cached, 0);
+            if (r == 2) assert_true(st.rule.cached > 0);
+            for (int c = 0; c < COLOR_NB; c++)
+                for (uint64_t i = 0; i < t.lay.positions; i++) {
+                    assert_int_equal(t.val[c][i], ref.val[c][i]);
+                    assert_int_equal(egtb_table_order(&t, c, i), egtb_table_order(&ref, c, i));
+                }
+            egtb_table_free(&t);
+        }
+        egtb_table_free(&ref);
+    }
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_worked_example),           cmocka_unit_test(test_krkn_counts_match_xiangqitb),
-        cmocka_unit_test(test_kckn_has_no_rule_verdict), cmocka_unit_test(test_verify_checks_orders),
+        cmocka_unit_test(test_worked_example),
+        cmocka_unit_test(test_krkn_counts_match_xiangqitb),
+        cmocka_unit_test(test_kckn_has_no_rule_verdict),
+        cmocka_unit_test(test_verify_checks_orders),
         cmocka_unit_test(test_orders_through_the_file),
         cmocka_unit_test(test_knkpp_chase_verdicts),
+        cmocka_unit_test(test_threads_and_cache_change_nothing),
     };
     return cmocka_run_group_tests(tests, build_all, free_all);
 }
