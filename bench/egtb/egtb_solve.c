@@ -167,7 +167,9 @@ static void tell_parent(const Shared *sh, uint64_t p) {
 static void tell_parent_cb(void *ctx, uint64_t p) { tell_parent(ctx, p); }
 
 /* Step 3 for one node of value `level`: every parent of it (egtb_parents). */
-static void spread(Worker *w, uint64_t node) { egtb_parents(&w->sh->t->lay, node, &w->scratch, tell_parent_cb, w->sh); }
+static void spread(Worker *w, uint64_t node) {
+    egtb_parents(&w->sh->t->lay, node, &w->scratch, tell_parent_cb, w->sh);
+}
 
 /* The next CHUNK nodes no other worker has taken; false when none are left. */
 static bool claim_chunk(Shared *sh, uint64_t *begin, uint64_t *end) {
@@ -317,7 +319,8 @@ static bool solve_with(Worker *w, int threads, EgtbSolveStats *stats, char *err,
     }
 }
 
-static bool solve(EgtbTable *t, bool dtm, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err, size_t errlen) {
+static bool solve(EgtbTable *t, bool dtm, EgtbSet *subs, int threads, EgtbSolveStats *stats, char *err,
+                  size_t errlen) {
     if (threads < 1) threads = 1;
     if (threads > THREADS_MAX) threads = THREADS_MAX;
     Shared sh = {.t = t, .dtm = dtm, .nodes = 2 * t->lay.positions};
