@@ -48,6 +48,7 @@ void egtb_rule_view(const RuleLoop *L, View *v) {
         v->quiets.moves[v->quiets.count++] = m;
     }
     v->full = true;
+    v->have_threats = false;
 }
 
 void egtb_rule_decode(const RuleLoop *L, uint64_t node, View *v) {
@@ -69,6 +70,7 @@ void egtb_rule_load(const RuleLoop *L, int c, uint64_t k, View *v) {
     v->quiets.count = count;
     v->node = node;
     v->full = false;
+    v->have_threats = false;
 }
 
 /* ---- The first marking ---------------------------------------------- */
@@ -96,23 +98,29 @@ static void mark_or(RuleLoop *L, uint64_t node, uint16_t bits) {
 
 static void mark_node(MarkWorker *w, uint64_t node) {
     RuleLoop *L = &w->L;
-    View v;
-    egtb_rule_decode(L, node, &v);
     Position *pos = L->pos;
+    egtb_decode(L->lay, node % L->n, node < L->n ? RED : BLACK, pos);
     bool in_check = pos_in_check(pos);
-    uint64_t base = node < L->n ? L->n : 0;
-    bool marked = false;
     /* The threats are the position's, the same for each move: found once,
-     * and a position with none has no escaping move. */
+     * before the moves, and a position not in check with none has no
+     * escaping move, so nothing to generate. */
     MoveList threats = {.count = 0};
     if (!in_check) {
         egtb_rule_threats(pos, &threats);
         if (threats.count == 0) return;
     }
-    for (int k = 0; k < v.quiets.count; k++) {
-        Move m = v.quiets.moves[k];
+    /* egtb_rule_view's quiet moves, each child found once (both indices) */
+    EgtbReindex r;
+    egtb_reindex_set(L->lay, pos, &r);
+    MoveList all;
+    gen_legal(pos, &all);
+    uint64_t base = node < L->n ? L->n : 0;
+    bool marked = false;
+    for (int k = 0; k < all.count; k++) {
+        Move m = all.moves[k];
+        if (pos->board[move_to(m)] != NO_PIECE) continue; /* captures were settled before the loop */
         uint64_t idx[2];
-        int count = egtb_reindex_move_both(L->lay, &v.r, pos->board[move_from(m)], move_from(m), move_to(m), idx);
+        int count = egtb_reindex_move_both(L->lay, &r, pos->board[move_from(m)], move_from(m), move_to(m), idx);
         bool open_child = false;
         for (int j = 0; j < count; j++)
             open_child |= is_open(L, base + idx[j]);

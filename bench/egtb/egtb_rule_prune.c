@@ -30,7 +30,7 @@ static Square horse_leg(Square from, Square to) {
  * first if it came from the cache. */
 static Bitboard escape_k(RuleLoop *L, View *v, int k) {
     egtb_rule_full(L, v);
-    return egtb_rule_escape(L->pos, v->quiets.moves[k]);
+    return egtb_rule_view_escape(L, v, v->quiets.moves[k]);
 }
 
 /* ---- Stage 2: pruning, the LOSE candidates ----------------------------- */
@@ -67,7 +67,7 @@ static uint16_t judge_chase_list(RuleLoop *L, Step step, uint64_t node, uint16_t
             Move m2 = w.quiets.moves[k];
             uint64_t g = w.child[k];
             quiet_answer = is_open(L, g) && (L->flags[g] & CHASE_LOSE) && !egtb_rule_gives_check(pos, m2) &&
-                           egtb_rule_escape(pos, m2);
+                           egtb_rule_view_escape(L, &w, m2);
         }
         pos_unmake_move(pos);
         if (!quiet_answer) return (uint16_t)(f & ~CHASE_LOSE);
@@ -292,12 +292,13 @@ static uint16_t prune_win_mutual_chase(RuleLoop *L, Step step, uint16_t f, View 
             if (!(gf & CHASE_WIN)) {
                 long_chase = false;
                 if (!double_chase) break;
-                if (step == STEP_3 && !others && (gf & CHASE_LOSE) && !(gf & CHECK_WIN) && egtb_rule_escape(pos, m2))
+                if (step == STEP_3 && !others && (gf & CHASE_LOSE) && !(gf & CHECK_WIN) &&
+                    egtb_rule_view_escape(L, &w, m2))
                     others = true;
             } else {
                 chases.moves[chases.count++] = m2;
             }
-            if (double_chase && (gf & CHASE_WIN) && (gf & CHASE_LOSE) && egtb_rule_escape(pos, m2)) {
+            if (double_chase && (gf & CHASE_WIN) && (gf & CHASE_LOSE) && egtb_rule_view_escape(L, &w, m2)) {
                 found_back = true;
                 back_chases.moves[back_chases.count++] = m2;
             }

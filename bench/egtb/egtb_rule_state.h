@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "egtb_reindex.h"
+#include "egtb_rule.h"
 #include "egtb_rule_loop.h"
 #include "egtb_unmove.h"
 #include "movegen.h"
@@ -73,8 +74,10 @@ typedef struct {
     EgtbReindex r;
     MoveList quiets;
     uint64_t child[MAX_MOVES];
-    uint64_t node; /* the node viewed (egtb_rule_load and egtb_rule_decode) */
-    bool full;     /* quiets.moves, r and L->pos hold the node */
+    uint64_t node;     /* the node viewed (egtb_rule_load and egtb_rule_decode) */
+    bool full;         /* quiets.moves, r and L->pos hold the node */
+    bool have_threats; /* threats holds the position's (egtb_rule_view_escape) */
+    MoveList threats;
 } View;
 
 static inline uint16_t *val_at(const RuleLoop *L, uint64_t node) {
@@ -99,6 +102,15 @@ void egtb_rule_load(const RuleLoop *L, int c, uint64_t k, View *v);
  * children come out the same. */
 static inline void egtb_rule_full(const RuleLoop *L, View *v) {
     if (!v->full) egtb_rule_decode(L, v->node, v);
+}
+/* egtb_rule_escape(L->pos, m) for L->pos at v's position (full), the
+ * threats found once per view. */
+static inline Bitboard egtb_rule_view_escape(const RuleLoop *L, View *v, Move m) {
+    if (!v->have_threats) {
+        egtb_rule_threats(L->pos, &v->threats);
+        v->have_threats = true;
+    }
+    return egtb_rule_escape_from(L->pos, m, &v->threats);
 }
 /* Stage 2 of an order (docs/egtb.md, "The pruning tests"): STEP_1 to
  * STEP_3 each to a fixed point, then STEP_4 and STEP_2 again. */
