@@ -25,13 +25,16 @@ enum { EGTB_RULE_ORDER_MAX = 63 };
 
 /* Memory the loop adds per position and side to move, beyond the solve's:
  * the flags word and the order byte (the lists of marked and settled nodes
- * come on top, a small part of the table). */
+ * come on top, a small part of the table, and the children kept for the
+ * pruning passes, at most EGTB_RULE_CACHE_BYTES). */
 enum { EGTB_RULE_LOOP_BYTES = sizeof(uint16_t) + sizeof(uint8_t) };
 
 /* The most memory the loop spends keeping each listed node's children
- * across the pruning passes (4 bytes a child and 4 a node; docs/egtb.md,
- * "Tuong's generator"). Nodes past it are decoded in every pass, which
- * gives the same tables, only slower. */
+ * across the pruning passes (4 bytes a child and 4 a node: KARKAR's 2.8
+ * million listed nodes take about 150 MB, KCPKN's 11 million about 440 MB;
+ * docs/egtb.md, "Rule loop in Tuong"). Nodes past it are decoded in every
+ * pass, which gives the same tables, only slower: a smaller machine can
+ * lower it. */
 #define EGTB_RULE_CACHE_BYTES ((uint64_t)1 << 30)
 /* The budget in force, EGTB_RULE_CACHE_BYTES unless a test lowers it to
  * run the decoding path (tests/test_egtb_rule_loop.c). */
