@@ -214,8 +214,7 @@ static void test_threads_and_cache_change_nothing(void **state) {
         solve_with(&ref, sigs[s], 1, EGTB_RULE_CACHE_BYTES, &ref_st);
         assert_int_equal(ref_st.rule.cached, ref_st.rule.marked); /* all kept */
         uint64_t all = ref_st.rule.cache_bytes;
-        /* threads, budget: all, none, three quarters (Red's kept, Black's in
-         * part), a half */
+        /* threads, budget: all, none, three quarters, a half */
         const struct {
             int threads;
             uint64_t cache_bytes;
@@ -227,7 +226,9 @@ static void test_threads_and_cache_change_nothing(void **state) {
             assert_int_equal(st.rule.marked, ref_st.rule.marked);
             if (r > 0) assert_true(st.rule.cached < st.rule.marked);
             if (r == 1) assert_int_equal(st.rule.cached, 0);
-            if (r == 2) assert_true(st.rule.cached > 0);
+            /* KCKN's 162 180 listed nodes make 40 chunks: some fit (KRKN's 918 are
+             * one chunk a colour) */
+            if (r == 2 && s == 1) assert_true(st.rule.cached > 0);
             for (int c = 0; c < COLOR_NB; c++)
                 for (uint64_t i = 0; i < t.lay.positions; i++) {
                     assert_int_equal(t.val[c][i], ref.val[c][i]);

@@ -19,10 +19,11 @@
 /* The spread's lists of settled nodes start with room for this many and
  * double when full. */
 enum { SPREAD_LIST_START = 1 << 16 };
-/* The first marking's workers claim this many indices at a time (small
- * enough to balance them, large enough that the shared counter is cold);
- * at most MARK_THREADS_MAX of them. */
-enum { MARK_CHUNK = 1 << 12, MARK_THREADS_MAX = 64 };
+/* The first marking's workers claim MARK_CHUNK indices at a time, and
+ * those keeping the children CACHE_CHUNK listed nodes (small enough to
+ * balance them, large enough that the shared counter is cold); at most
+ * LOOP_THREADS_MAX workers. */
+enum { MARK_CHUNK = 1 << 12, CACHE_CHUNK = 1 << 12, LOOP_THREADS_MAX = 64 };
 
 void egtb_rule_fail(RuleLoop *L, const char *why, uint64_t node) {
     if (L->failed) return;
@@ -59,12 +60,13 @@ void egtb_rule_decode(const RuleLoop *L, uint64_t node, View *v) {
 
 void egtb_rule_load(const RuleLoop *L, int c, uint64_t k, View *v) {
     uint64_t node = L->listed[c][k];
-    if (k >= L->ncached[c]) {
+    const uint32_t *chunk = L->chunk_kids[c] ? L->chunk_kids[c][k / CACHE_CHUNK] : NULL;
+    if (!chunk) {
         egtb_rule_decode(L, node, v);
         return;
     }
-    const uint32_t *kids = L->kids + L->kid_start[c][k];
-    int count = (int)(L->kid_start[c][k + 1] - L->kid_start[c][k]);
+    const uint32_t *kids = chunk + L->kid_off[c][k];
+    int count = L->kid_count[c][k];
     for (int i = 0; i < count; i++)
         v->child[i] = kids[i];
     v->quiets.count = count;
@@ -88,15 +90,16 @@ void egtb_rule_load(const RuleLoop *L, int c, uint64_t k, View *v) {
  * atomic since two nodes may mark one child. */
 typedef struct {
     RuleLoop L;           /* a copy of the loop with the worker's own pos */
-    uint64_t *next_index; /* shared: the first index not yet claimed */
-    bool any;             /* the worker marked something */
-} MarkWorker;
+    uint64_t *next_index; /* shared: the first index (chunk) not yet claimed */
+    void *job;            /* shared: what else the work needs */
+    bool any;             /* the marking: the worker marked something */
+} Worker;
 
 static void mark_or(RuleLoop *L, uint64_t node, uint16_t bits) {
     __atomic_fetch_or(&L->flags[node], bits, __ATOMIC_RELAXED);
 }
 
-static void mark_node(MarkWorker *w, uint64_t node) {
+static void mark_node(Worker *w, uint64_t node) {
     RuleLoop *L = &w->L;
     Position *pos = L->pos;
     egtb_decode(L->lay, node % L->n, node < L->n ? RED : BLACK, pos);
@@ -138,7 +141,7 @@ static void mark_node(MarkWorker *w, uint64_t node) {
 }
 
 static void *mark_run(void *arg) {
-    MarkWorker *w = arg;
+    Worker *w = arg;
     RuleLoop *L = &w->L;
     for (;;) {
         uint64_t begin = __atomic_fetch_add(w->next_index, (uint64_t)MARK_CHUNK, __ATOMIC_RELAXED);
@@ -153,35 +156,48 @@ static void *mark_run(void *arg) {
     return NULL;
 }
 
-/* Returns whether anything was marked (false also when out of memory for
- * a worker, which then fails the loop). */
-static bool first_marking(RuleLoop *L, int threads) {
+/* Run fn on `threads` workers, each a copy of L with its own position,
+ * threads - 1 of them on new threads (the calling thread is the first,
+ * and does the work of any that did not start: they claim work from one
+ * counter); w gets the workers for their results. false (the loop failed)
+ * when out of memory for a worker. */
+static bool on_threads(RuleLoop *L, int threads, void *(*fn)(void *), void *job, Worker *w) {
     if (threads < 1) threads = 1;
-    if (threads > MARK_THREADS_MAX) threads = MARK_THREADS_MAX;
-    MarkWorker w[MARK_THREADS_MAX];
-    pthread_t tid[MARK_THREADS_MAX];
-    bool started[MARK_THREADS_MAX] = {false};
+    if (threads > LOOP_THREADS_MAX) threads = LOOP_THREADS_MAX;
+    pthread_t tid[LOOP_THREADS_MAX];
+    bool started[LOOP_THREADS_MAX] = {false};
     uint64_t next_index = 0;
     int made = 0;
     for (; made < threads; made++) {
-        w[made] = (MarkWorker){.L = *L, .next_index = &next_index};
+        w[made] = (Worker){.L = *L, .next_index = &next_index, .job = job};
         w[made].L.pos = made == 0 ? L->pos : malloc(sizeof *L->pos);
         if (!w[made].L.pos) break;
     }
-    if (made < threads) {
-        egtb_rule_fail(L, "out of memory for the marking's workers", 0);
-        threads = made;
+    bool ok = made == threads;
+    if (ok) {
+        for (int i = 1; i < threads; i++)
+            started[i] = pthread_create(&tid[i], NULL, fn, &w[i]) == 0;
+        fn(&w[0]);
+    } else {
+        egtb_rule_fail(L, "out of memory for the loop's workers", 0);
     }
-    for (int i = 1; i < threads && !L->failed; i++)
-        started[i] = pthread_create(&tid[i], NULL, mark_run, &w[i]) == 0;
-    if (!L->failed) mark_run(&w[0]); /* also does the work of workers that did not start */
-    bool any = false;
-    for (int i = 0; i < threads; i++) {
+    for (int i = 1; i < made; i++) {
         if (started[i]) pthread_join(tid[i], NULL);
-        any |= w[i].any;
-        if (i > 0) free(w[i].L.pos);
+        free(w[i].L.pos);
     }
-    return any && !L->failed;
+    for (int i = made; i < LOOP_THREADS_MAX; i++)
+        w[i] = (Worker){.any = false};
+    return ok;
+}
+
+/* Returns whether anything was marked (false too when the loop failed). */
+static bool first_marking(RuleLoop *L, int threads) {
+    Worker w[LOOP_THREADS_MAX];
+    if (!on_threads(L, threads, mark_run, NULL, w)) return false;
+    bool any = false;
+    for (int i = 0; i < LOOP_THREADS_MAX; i++)
+        any |= w[i].any;
+    return any;
 }
 
 /* ---- Stage 1: candidates ----------------------------------------------- */
@@ -302,54 +318,120 @@ static bool list_marked(RuleLoop *L) {
 
 uint64_t egtb_rule_cache_bytes = EGTB_RULE_CACHE_BYTES;
 
-/* Keep the children of the listed nodes (Red's, then Black's, in list
- * order) while they fit in egtb_rule_cache_bytes: each costs one decode
- * here instead of one in every pass. The children are those of
- * egtb_rule_view, in its order, so a pass reads what it would have
- * decoded. Not done when a node does not fit in 32 bits; a failed
- * allocation only leaves the nodes to be decoded. */
-static void cache_children(RuleLoop *L) {
-    if (2 * L->n > UINT32_MAX) return;
-    uint64_t room = egtb_rule_cache_bytes / sizeof(uint32_t), used = 0, cap = 0, offsets = 0;
-    View v;
+static void free_children(RuleLoop *L) {
     for (int c = 0; c < COLOR_NB; c++) {
-        /* one offset per node and one past the last */
-        if (room < L->nlisted[c] + 1) break;
-        L->kid_start[c] = malloc(sizeof(uint32_t) * (L->nlisted[c] + 1));
-        if (!L->kid_start[c]) break;
-        room -= L->nlisted[c] + 1;
-        offsets += L->nlisted[c] + 1;
-        uint64_t k = 0;
-        L->kid_start[c][0] = (uint32_t)used;
-        for (; k < L->nlisted[c]; k++) {
-            egtb_rule_decode(L, L->listed[c][k], &v);
-            uint64_t need = (uint64_t)v.quiets.count;
-            if (need > room || used + need > UINT32_MAX) break;
-            if (used + need > cap) {
-                uint64_t grown_cap = cap ? 2 * cap : (uint64_t)1 << 20;
-                while (grown_cap < used + need)
-                    grown_cap *= 2;
-                uint32_t *grown = realloc(L->kids, sizeof(uint32_t) * grown_cap);
-                if (!grown) break;
-                L->kids = grown;
-                cap = grown_cap;
-            }
-            for (int i = 0; i < v.quiets.count; i++)
-                L->kids[used + (uint64_t)i] = (uint32_t)v.child[i];
-            used += need;
-            room -= need;
-            L->kid_start[c][k + 1] = (uint32_t)used;
+        if (L->chunk_kids[c]) {
+            uint64_t chunks = (L->nlisted[c] + CACHE_CHUNK - 1) / CACHE_CHUNK;
+            for (uint64_t j = 0; j < chunks; j++)
+                free(L->chunk_kids[c][j]);
         }
-        L->ncached[c] = k;
-        L->stats->cached += k;
-        if (k < L->nlisted[c]) break;
+        free(L->chunk_kids[c]);
+        free(L->kid_off[c]);
+        free(L->kid_count[c]);
+        L->chunk_kids[c] = NULL;
+        L->kid_off[c] = NULL;
+        L->kid_count[c] = NULL;
     }
-    /* give back the doubling's slack */
-    if (used && used < cap) {
-        uint32_t *fit = realloc(L->kids, sizeof(uint32_t) * used);
-        if (fit) L->kids = fit;
+}
+
+/* Keep the children of the listed nodes while they fit in
+ * egtb_rule_cache_bytes: each costs one decode here instead of one in
+ * every pass. The children are those of egtb_rule_view, in its order, so
+ * a pass reads what it would have decoded. Workers on the build's threads
+ * take CACHE_CHUNK listed nodes at a time (Red's chunks, then Black's),
+ * each chunk in a buffer of its own; a chunk that would pass the budget is
+ * dropped and no later one started, so which nodes are kept may depend on
+ * the threads, the tables never do. Not done when a node does not fit in
+ * 32 bits; a failed allocation only leaves nodes to be decoded. */
+typedef struct {
+    uint64_t chunks[COLOR_NB]; /* chunks per colour */
+    uint64_t budget;           /* bytes left for the children */
+    uint64_t used;             /* bytes the chunks took (atomic) */
+    bool full;                 /* a chunk did not fit: start no more (atomic) */
+    uint64_t cached;           /* nodes kept (atomic) */
+} CacheJob;
+
+static void cache_chunk(Worker *w, int c, uint64_t j) {
+    RuleLoop *L = &w->L;
+    CacheJob *job = w->job;
+    uint64_t first = j * CACHE_CHUNK, last = first + CACHE_CHUNK < L->nlisted[c] ? first + CACHE_CHUNK : L->nlisted[c];
+    uint64_t cap = (last - first) * 16, used = 0;
+    uint32_t *buf = malloc(sizeof(uint32_t) * cap);
+    View v;
+    for (uint64_t k = first; buf && k < last; k++) {
+        egtb_rule_decode(L, L->listed[c][k], &v);
+        if (v.quiets.count > UINT8_MAX) { /* no count byte for it: the chunk is decoded each pass */
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        if (used + (uint64_t)v.quiets.count > cap) {
+            cap = 2 * cap + (uint64_t)v.quiets.count;
+            uint32_t *grown = realloc(buf, sizeof(uint32_t) * cap);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown;
+        }
+        L->kid_off[c][k] = (uint32_t)used;
+        L->kid_count[c][k] = (uint8_t)v.quiets.count;
+        for (int i = 0; i < v.quiets.count; i++)
+            buf[used++] = (uint32_t)v.child[i];
     }
-    L->stats->cache_bytes = sizeof(uint32_t) * (used + offsets);
+    if (!buf) return;
+    uint64_t bytes = sizeof(uint32_t) * (used ? used : 1);
+    if (__atomic_add_fetch(&job->used, bytes, __ATOMIC_RELAXED) > job->budget) {
+        __atomic_store_n(&job->full, true, __ATOMIC_RELAXED);
+        __atomic_sub_fetch(&job->used, bytes, __ATOMIC_RELAXED);
+        free(buf);
+        return;
+    }
+    uint32_t *fit = realloc(buf, bytes); /* give back the growth's slack */
+    L->chunk_kids[c][j] = fit ? fit : buf;
+    __atomic_add_fetch(&job->cached, last - first, __ATOMIC_RELAXED);
+}
+
+static void *cache_run(void *arg) {
+    Worker *w = arg;
+    CacheJob *job = w->job;
+    uint64_t total = job->chunks[RED] + job->chunks[BLACK];
+    for (;;) {
+        uint64_t g = __atomic_fetch_add(w->next_index, 1, __ATOMIC_RELAXED);
+        if (g >= total || __atomic_load_n(&job->full, __ATOMIC_RELAXED)) break;
+        if (g < job->chunks[RED])
+            cache_chunk(w, RED, g);
+        else
+            cache_chunk(w, BLACK, g - job->chunks[RED]);
+    }
+    return NULL;
+}
+
+static void cache_children(RuleLoop *L, int threads) {
+    if (2 * L->n > UINT32_MAX) return;
+    CacheJob job = {.budget = egtb_rule_cache_bytes};
+    /* per node an offset and a count, per chunk a pointer */
+    uint64_t fixed = 0;
+    for (int c = 0; c < COLOR_NB; c++) {
+        job.chunks[c] = (L->nlisted[c] + CACHE_CHUNK - 1) / CACHE_CHUNK;
+        fixed += L->nlisted[c] * (sizeof(uint32_t) + sizeof(uint8_t)) + job.chunks[c] * sizeof(uint32_t *);
+    }
+    if (fixed >= job.budget) return;
+    job.budget -= fixed;
+    for (int c = 0; c < COLOR_NB; c++) {
+        L->kid_off[c] = malloc(sizeof(uint32_t) * (L->nlisted[c] ? L->nlisted[c] : 1));
+        L->kid_count[c] = malloc(L->nlisted[c] ? L->nlisted[c] : 1);
+        L->chunk_kids[c] = calloc(job.chunks[c] ? job.chunks[c] : 1, sizeof(uint32_t *));
+        if (!L->kid_off[c] || !L->kid_count[c] || !L->chunk_kids[c]) {
+            free_children(L);
+            return;
+        }
+    }
+    Worker w[LOOP_THREADS_MAX];
+    on_threads(L, threads, cache_run, &job, w);
+    L->stats->cached = job.cached;
+    L->stats->cache_bytes = fixed + job.used;
 }
 
 static void run(RuleLoop *L, int threads) {
@@ -361,7 +443,7 @@ static void run(RuleLoop *L, int threads) {
         egtb_rule_fail(L, "out of memory", 0);
         return;
     }
-    cache_children(L);
+    cache_children(L, threads);
     /* Once a colour's round finds no loss of the other colour, that colour
      * is not asked again (xiangqitb's build_finish). */
     bool finished[COLOR_NB] = {false, false};
@@ -420,11 +502,9 @@ bool egtb_rule_loop(EgtbTable *t, uint8_t *pending, int threads, EgtbRuleLoopSta
     free(L.pos);
     free(L.scratch.pos);
     free(L.scratch.mirror);
-    for (int c = 0; c < COLOR_NB; c++) {
+    free_children(&L);
+    for (int c = 0; c < COLOR_NB; c++)
         free(L.listed[c]);
-        free(L.kid_start[c]);
-    }
-    free(L.kids);
     stats->seconds = now_s() - t0;
     return ok;
 }

@@ -30,7 +30,7 @@ enum { EGTB_RULE_ORDER_MAX = 63 };
 enum { EGTB_RULE_LOOP_BYTES = sizeof(uint16_t) + sizeof(uint8_t) };
 
 /* The most memory the loop spends keeping each listed node's children
- * across the pruning passes (4 bytes a child and 4 a node: KARKAR's 2.8
+ * across the pruning passes (4 bytes a child and 5 a node: KARKAR's 2.8
  * million listed nodes take about 150 MB, KCPKN's 11 million about 440 MB;
  * docs/egtb.md, "Rule loop in Tuong"). Nodes past it are decoded in every
  * pass, which gives the same tables, only slower: a smaller machine can

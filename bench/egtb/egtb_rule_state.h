@@ -45,15 +45,16 @@ typedef struct {
     uint16_t *flags;            /* per node */
     uint64_t *listed[COLOR_NB]; /* open nodes with a fact, in index order */
     uint64_t nlisted[COLOR_NB];
-    /* The children of the first ncached[c] listed nodes of each colour,
-     * kept from one decode so that the passes read them instead of
-     * decoding the node again (egtb_rule_load): listed[c][k]'s children
-     * are kids[kid_start[c][k]] to kids[kid_start[c][k + 1] - 1], in the
-     * order egtb_rule_view gives them. Nodes past the memory budget
-     * (EGTB_RULE_CACHE_BYTES) are decoded each time, as before. */
-    uint32_t *kids;
-    uint32_t *kid_start[COLOR_NB];
-    uint64_t ncached[COLOR_NB];
+    /* The children of listed nodes, kept from one decode so that the
+     * passes read them instead of decoding the node again
+     * (egtb_rule_load): listed[c][k]'s kid_count[c][k] children start at
+     * chunk_kids[c][k / CACHE_CHUNK] + kid_off[c][k], in the order
+     * egtb_rule_view gives them; a chunk left NULL (past the memory budget,
+     * EGTB_RULE_CACHE_BYTES) is decoded each time, as before. All NULL
+     * when nothing is kept. */
+    uint32_t **chunk_kids[COLOR_NB];
+    uint32_t *kid_off[COLOR_NB];
+    uint8_t *kid_count[COLOR_NB];
     unsigned order;            /* the round running */
     Position *pos;             /* the node being judged; its children are made on it and taken back */
     uint64_t *frontier, *next; /* the spread: nodes settled at the current level, and at the next */
