@@ -81,6 +81,36 @@ static void test_build_rule_loop(void **state) {
     assert_string_equal(out, "win dtc 1 order 1\n  e2e1 then win dtc 3\n  e2d2 then loss dtc 0 order 1\n");
 }
 
+/* --max-memory bounds the rule loop's children cache instead of refusing
+ * the table: KNKP (222 750 positions per side, 6 bytes each to solve, 2.5
+ * MiB) lists 53 616 nodes, whose children take about 1.4 MiB; with 3.5
+ * MiB-ish allowed (0.0035 GiB) the cache gets the 1 MiB left and keeps
+ * only part of them, and the files are the same bytes as with the whole
+ * cache. */
+static void test_max_memory_bounds_the_loop_cache(void **state) {
+    (void)state;
+    char whole[sizeof Dir + 8], part[sizeof Dir + 8], args[512], out[16384];
+    snprintf(whole, sizeof whole, "%s/whole", Dir);
+    snprintf(part, sizeof part, "%s/part", Dir);
+    snprintf(args, sizeof args, "build --out %s KNKP", whole);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "53616 nodes marked"));
+    assert_non_null(strstr(out, "children kept for 53616 nodes"));
+    snprintf(args, sizeof args, "build --out %s --max-memory 0.0035 KNKP", part);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    const char *kept = strstr(out, "children kept for ");
+    assert_non_null(kept);
+    unsigned long long nodes = 0;
+    double mib = 0;
+    assert_int_equal(sscanf(kept, "children kept for %llu nodes in %lf MiB", &nodes, &mib), 2);
+    assert_true(nodes > 0 && nodes < 53616);
+    assert_true(mib <= 1.04);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cmp %s/KNKP.lzw %s/KNKP.lzw && cmp %s/KNKP.lzdtc %s/KNKP.lzdtc", whole, part, whole,
+             part);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* DTM where both sides attack: build --dtm writes it (xiangqitb's longest
  * wins, 18 plies for each side to move), verify checks its signs against
  * DTC and says so, compare reads it back equal, and probe prints an odd
@@ -371,6 +401,7 @@ int main(void) {
         cmocka_unit_test(test_rulefacts),
         cmocka_unit_test(test_bad_input_is_one_clear_error),
         cmocka_unit_test(test_build_rule_loop),
+        cmocka_unit_test(test_max_memory_bounds_the_loop_cache),
         cmocka_unit_test(test_build_dtm_both_sides),
         cmocka_unit_test(test_build_symmetric),
     };

@@ -174,6 +174,7 @@ static int cmd_build(int argc, char **argv) {
             fprintf(stderr, "tuong-egtb: %s: --dtm: %s\n", name, why);
             return 1;
         }
+    double loop_gib = 0; /* the largest solve among the tables with a rule loop */
     for (int i = 0; i < nwant; i++) {
         EgtbLayout lay;
         char name[EGTB_NAME_MAX];
@@ -182,7 +183,8 @@ static int cmd_build(int argc, char **argv) {
             fprintf(stderr, "tuong-egtb: %s: piece groups too large to index\n", name);
             return 1;
         }
-        unsigned bytes = EGTB_SOLVE_BYTES + (egtb_rule_loop_applies(&want[i]) ? EGTB_RULE_LOOP_BYTES : 0);
+        bool loop = egtb_rule_loop_applies(&want[i]);
+        unsigned bytes = EGTB_SOLVE_BYTES + (loop ? EGTB_RULE_LOOP_BYTES : 0);
         double gib = (double)lay.positions * COLOR_NB * bytes / (1u << 30);
         egtb_layout_free(&lay);
         if (gib > memory_gib) {
@@ -190,7 +192,15 @@ static int cmd_build(int argc, char **argv) {
                     memory_gib);
             return 1;
         }
+        if (loop && gib > loop_gib) loop_gib = gib;
     }
+    /* The rule loop's children cache is optional (without it the passes
+     * decode again and give the same tables): it gets what --max-memory
+     * leaves beside the largest solve that runs the loop, up to its own cap,
+     * instead of a table being refused for it. The smaller tables the build
+     * adds solve in less. */
+    double spare = (memory_gib - loop_gib) * (double)(1u << 30);
+    if (spare < (double)egtb_rule_cache_bytes) egtb_rule_cache_bytes = spare > 0 ? (uint64_t)spare : 0;
     int nplan = 0;
     for (int i = 0; i < nwant; i++)
         if (!add_closure(&want[i], plan, &nplan)) {
@@ -254,10 +264,11 @@ static int cmd_build(int argc, char **argv) {
                    (unsigned long long)st.loss[c], (unsigned long long)st.illegal[c], st.longest[c]);
         if (st.rule.marked)
             printf("  rule loop: %.2f s, %llu nodes marked, %u order(s) with verdicts (%llu perpetual check, %llu "
-                   "perpetual chase); decided red %llu, black %llu\n",
+                   "perpetual chase); decided red %llu, black %llu; children kept for %llu nodes in %.1f MiB\n",
                    st.rule.seconds, (unsigned long long)st.rule.marked, st.rule.orders,
                    (unsigned long long)st.rule.check_losses, (unsigned long long)st.rule.chase_losses,
-                   (unsigned long long)st.rule.decided[RED], (unsigned long long)st.rule.decided[BLACK]);
+                   (unsigned long long)st.rule.decided[RED], (unsigned long long)st.rule.decided[BLACK],
+                   (unsigned long long)st.rule.cached, (double)st.rule.cache_bytes / (1u << 20));
         /* Both colours were solved in one frame, as xiangqitb does; the
          * file keeps Red to move and a reader turns it for Black. Say
          * whether the turned image is what the solve gave Black. */
