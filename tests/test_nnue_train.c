@@ -630,6 +630,48 @@ static void qat_matches_rounded(TrainShape shape) {
     train_net_free(&rounded);
 }
 
+/* The stack's second layer read transposed (train_batch's path) gives the
+ * same floats as row by row (train_forward's): the eval and every
+ * activation, bit for bit, on accumulators with units below, inside and
+ * above the clamp, for every output bucket, float and rounded (QAT) head. */
+static void test_stack_l2_transposed(void **state) {
+    (void)state;
+#if !TRAIN_AVX2
+    skip(); /* the portable build reads them row by row only (train_batch.c) */
+#endif
+    TrainNet net;
+    lively_net(&net, skip_shape(NNUE_FS_PLAIN, 128, 8, false), 31);
+    float *q = train_alloc_floats(net.head_end - net.head), *l2t = train_alloc_floats(TRAIN_L2T_FLOATS);
+    train_net_round_head(&net, q);
+    TrainActs *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    float acc[2 * 128];
+    int live = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        net.head_q = pass ? q : NULL;
+        train_stack_l2_transpose(&net, l2t);
+        for (int trial = 0; trial < 200; trial++) {
+            for (int i = 0; i < 2 * 128; i++)
+                acc[i] = (float)rnd(3000) / 1000.0f - 1.0f;
+            const int bucket = trial % 8;
+            memset(a, 0, sizeof *a);
+            memset(b, 0, sizeof *b);
+            const float rows = train_head_forward(&net, bucket, acc, a, NULL);
+            const float transposed = train_head_forward(&net, bucket, acc, b, l2t);
+            if (memcmp(&rows, &transposed, sizeof rows) || memcmp(a->o2, b->o2, sizeof a->o2) ||
+                memcmp(a->h2, b->h2, sizeof a->h2) || memcmp(a->h1, b->h1, sizeof a->h1))
+                fail_msg("bucket %d, qat %d: eval %.9g row by row, %.9g transposed", bucket, pass, rows, transposed);
+            for (int k = 0; k < NNUE_L2; k++)
+                live += a->o2[k] > 0.0f && a->o2[k] < 1.0f;
+        }
+    }
+    assert_true(live > 2 * 200 * NNUE_L2 / 4); /* the second layer is mostly inside its clamp: its sums matter */
+    free(a);
+    free(b);
+    free(q);
+    free(l2t);
+    train_net_free(&net);
+}
+
 static void test_quantisation_aware_forward(void **state) {
     (void)state;
     qat_matches_rounded(shape_of(NNUE_FS_KING_BUCKETS, 128, 8, false, false));
@@ -1285,6 +1327,7 @@ int main(void) {
         cmocka_unit_test(test_resume_is_exact),
         cmocka_unit_test(test_lr_schedule),
         cmocka_unit_test(test_quantisation_aware_forward),
+        cmocka_unit_test(test_stack_l2_transposed),
         cmocka_unit_test(test_net_file_round_trip),
         cmocka_unit_test(test_net_file_skip),
         cmocka_unit_test(test_engine_bit_exact),

@@ -27,6 +27,7 @@ typedef struct {
     int32_t *scratch;   /* train_ft_backward's and train_stack_l1_grad's */
     float *u;           /* dense stack: TRAIN_CHUNK x 2H, the positions' clamp(acc)^2 */
     float d_l1[TRAIN_CHUNK * NNUE_L1];
+    float l2t[TRAIN_L2T_FLOATS]; /* dense stack: its second layer transposed, for the whole batch */
 } Chunk;
 
 _Static_assert((int)TRAIN_CHUNK <= (int)TRAIN_STACK_CHUNK_MAX, "train_stack_l1_grad takes a chunk");
@@ -64,6 +65,12 @@ double train_batch(const TrainNet *net, const TrainLoss *loss, const TrainData *
     Chunk *c = chunk_alloc(net, grad != NULL);
     const size_t H2 = 2 * (size_t)net->hidden;
     double sum = 0;
+    /* The head does not change during a batch: transpose its second layer
+     * once. Only on the AVX2 path, whose transposed sums are train_dot's bit
+     * for bit; portable C leaves the compiler free to contract or vectorise
+     * the two loops differently. */
+    const float *l2t = TRAIN_AVX2 && c && net->stack ? c->l2t : NULL;
+    if (l2t) train_stack_l2_transpose(net, c->l2t);
     for (size_t first = 0; c && first < n; first += TRAIN_CHUNK) {
         const int m = n - first < TRAIN_CHUNK ? (int)(n - first) : TRAIN_CHUNK;
         for (int k = 0; k < m; k++) {
@@ -78,7 +85,7 @@ double train_batch(const TrainNet *net, const TrainLoss *loss, const TrainData *
         train_ft_forward(net, c->f, m, c->acc);
         for (int k = 0; k < m; k++) {
             const float *acc = c->acc + (size_t)k * H2;
-            double g, eval = train_head_forward(net, c->f[k].bucket, acc, &c->acts);
+            double g, eval = train_head_forward(net, c->f[k].bucket, acc, &c->acts, l2t);
             sum += train_loss(loss, eval, c->target[k], &g);
             if (!grad) continue;
             train_head_backward(net, c->f[k].bucket, acc, &c->acts, (float)(g / (double)total), grad,

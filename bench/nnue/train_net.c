@@ -207,8 +207,20 @@ void train_features(const TrainNet *net, const TrainPosition *p, bool mirror, Tr
 
 static inline float clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 
+_Static_assert(NNUE_L1 == 16 && NNUE_L2 == 32, "train_dot16_t is the 16 x 32 second layer");
+
+void train_stack_l2_transpose(const TrainNet *net, float *l2t) {
+    for (int b = 0; b < net->out_buckets; b++) {
+        const float *w = head_param(net, net->l2_w + (size_t)b * NNUE_L2 * NNUE_L1);
+        float *t = l2t + (size_t)b * NNUE_L1 * NNUE_L2;
+        for (int k = 0; k < NNUE_L2; k++)
+            for (int i = 0; i < NNUE_L1; i++)
+                t[i * NNUE_L2 + k] = w[k * NNUE_L1 + i];
+    }
+}
+
 /* The dense stack of bucket b on acc; returns the output before SCALE. */
-static float stack_forward(const TrainNet *net, int b, const float *acc, TrainActs *a) {
+static float stack_forward(const TrainNet *net, int b, const float *acc, TrainActs *a, const float *l2t) {
     const int H2 = 2 * net->hidden;
     const float *l1w = head_param(net, net->l1_w + (size_t)b * NNUE_L1 * (size_t)H2);
     const float *l1b = head_param(net, net->l1_b + (size_t)b * NNUE_L1);
@@ -224,11 +236,17 @@ static float stack_forward(const TrainNet *net, int b, const float *acc, TrainAc
             a->h1[j + r] = clamp01(a->o1[j + r]);
         }
     }
+    float dots[NNUE_L2];
+    if (l2t)
+        train_dot16_t(l2t + (size_t)b * NNUE_L1 * NNUE_L2, a->h1, dots);
+    else
+        for (int k = 0; k < NNUE_L2; k++)
+            dots[k] = train_dot(l2w + (size_t)k * NNUE_L1, a->h1, NNUE_L1);
     float out = *head_param(net, net->l3_b + (size_t)b);
     for (int k = 0; k < NNUE_L2; k++) {
-        a->o2[k] = l2b[k] + train_dot(l2w + (size_t)k * NNUE_L1, a->h1, NNUE_L1);
+        a->o2[k] = l2b[k] + dots[k];
         a->h2[k] = clamp01(a->o2[k]);
-        out += l3w[k] * a->h2[k];
+        out = train_fmaf(l3w[k], a->h2[k], out);
     }
     return out;
 }
@@ -263,17 +281,17 @@ static float output_layer_forward(const TrainNet *net, int b, const float *acc) 
     return train_screlu_dot(acc, ow, 2 * H) + *head_param(net, net->out_b + (size_t)b);
 }
 
-float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a) {
+float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a, const float *l2t) {
     if (!net->stack) return output_layer_forward(net, bucket, acc) * (float)net->scale;
     /* The skip's eval and the stack's are summed in engine units, as the
      * engine sums them. */
-    float eval = stack_forward(net, bucket, acc, a) * (float)net->scale;
-    return net->skip ? eval + output_layer_forward(net, bucket, acc) * (float)net->scale : eval;
+    float eval = stack_forward(net, bucket, acc, a, l2t) * (float)net->scale;
+    return net->skip ? train_fmaf(output_layer_forward(net, bucket, acc), (float)net->scale, eval) : eval;
 }
 
 float train_forward(const TrainNet *net, const TrainFeatures *f, TrainActs *a) {
     train_ft_forward(net, f, 1, a->acc);
-    return train_head_forward(net, f->bucket, a->acc, a);
+    return train_head_forward(net, f->bucket, a->acc, a, NULL);
 }
 
 /* The stack backwards for d(loss)/d(output) = g: its gradients into grad,

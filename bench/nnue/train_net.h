@@ -132,8 +132,16 @@ size_t train_ft_scratch_ints(const TrainNet *net, int n);
 /* The head (output layer or dense stack) of output bucket `bucket` on one
  * accumulator: the eval in engine units, a keeping what the backward pass
  * needs; and backwards for d(loss)/d(eval) = g, the head's gradient into
- * grad and d(loss)/d(acc) into d_acc (2H floats). */
-float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a);
+ * grad and d(loss)/d(acc) into d_acc (2H floats). l2t: the stack's
+ * second-layer weights transposed (train_stack_l2_transpose), or NULL to
+ * read them row by row: the same floats bit for bit, the transposed ones
+ * in a fifth of the instructions (a chunk's positions share one copy). */
+float train_head_forward(const TrainNet *net, int bucket, const float *acc, TrainActs *a, const float *l2t);
+/* The stack's second-layer weights of every output bucket, as the passes
+ * read them (head_q when set), transposed into l2t (out_buckets x NNUE_L1
+ * x NNUE_L2 floats: the 32 units of one input side by side). */
+enum { TRAIN_L2T_FLOATS = NNUE_OUT_BUCKETS_MAX * NNUE_L1 * NNUE_L2 };
+void train_stack_l2_transpose(const TrainNet *net, float *l2t);
 void train_head_backward(const TrainNet *net, int bucket, const float *acc, const TrainActs *a, float g, float *grad,
                          float *d_acc, float *d_l1);
 /* The dense stack's first-layer weights take the most stores of the head:

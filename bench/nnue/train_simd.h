@@ -167,6 +167,34 @@ static inline float train_dot(const float *restrict a, const float *restrict b, 
 #endif
 }
 
+/* The dense stack's second layer: out[k] = train_dot(w + 16 k, x, 16) for
+ * the 32 rows k of w, bit for bit, from w transposed (wt[32 i + k] =
+ * w[16 k + i]) so that the rows are the lanes: train_dot's 16 products and
+ * its pairwise sums of them (lane l + lane l + 8, then + 4, + 2, + 1), 8
+ * rows at a time, instead of a horizontal sum per row. */
+static inline void train_dot16_t(const float *restrict wt, const float *restrict x, float *restrict out) {
+#if TRAIN_AVX2
+    const __m256 zero = _mm256_setzero_ps();
+    for (int k = 0; k < 32; k += 8) {
+        __m256 t[8];
+        for (int l = 0; l < 8; l++) /* fma with 0 as train_dot's first step takes each product */
+            t[l] = _mm256_add_ps(_mm256_fmadd_ps(_mm256_loadu_ps(wt + 32 * l + k), _mm256_set1_ps(x[l]), zero),
+                                 _mm256_fmadd_ps(_mm256_loadu_ps(wt + 32 * (l + 8) + k), _mm256_set1_ps(x[l + 8]), zero));
+        for (int m = 0; m < 4; m++)
+            t[m] = _mm256_add_ps(t[m], t[m + 4]);
+        const __m256 z0 = _mm256_add_ps(t[0], t[2]), z1 = _mm256_add_ps(t[1], t[3]);
+        _mm256_storeu_ps(out + k, _mm256_add_ps(z0, z1));
+    }
+#else
+    for (int k = 0; k < 32; k++) { /* close to train_dot's, not always bit for bit (see train_batch.c) */
+        float row[16];
+        for (int i = 0; i < 16; i++)
+            row[i] = wt[32 * i + k];
+        out[k] = train_dot(row, x, 16);
+    }
+#endif
+}
+
 /* u = clamp(acc, 0, 1)^2 */
 static inline void train_sqr_clamp(float *restrict u, const float *restrict acc, int n) {
 #if TRAIN_AVX2
@@ -239,6 +267,19 @@ static inline void train_stack_d_acc(float *restrict d_acc, const float *restric
             s += d[k] * w[(size_t)rows[k] * (size_t)n + i];
         d_acc[i] = acc[i] > 0.0f && acc[i] < 1.0f ? 2.0f * acc[i] * s : 0.0f;
     }
+#endif
+}
+
+/* a * b + c, rounded once where the target has FMA: what GCC makes of
+ * `c += a * b` when it contracts (-ffp-contract=fast, the GNU C default),
+ * written out so that the sum no longer depends on where the compiler
+ * chooses to contract (moving the stack's second layer out of its loop
+ * once stopped it contracting the third, and the nets changed). */
+static inline float train_fmaf(float a, float b, float c) {
+#if defined(__FMA__)
+    return __builtin_fmaf(a, b, c);
+#else
+    return a * b + c;
 #endif
 }
 

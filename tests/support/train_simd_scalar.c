@@ -23,6 +23,10 @@ void scalar_train_stack_d_acc(float *d_acc, const float *acc, const float *w, co
     train_stack_d_acc(d_acc, acc, w, rows, d, m, n);
 }
 
+void scalar_train_dot16_t(const float *wt, const float *x, float *out) { train_dot16_t(wt, x, out); }
+
+float scalar_train_dot(const float *a, const float *b, int n) { return train_dot(a, b, n); }
+
 void scalar_train_sqr_clamp(float *u, const float *acc, int n) { train_sqr_clamp(u, acc, n); }
 
 void scalar_train_axpy_gather_block(float *row, const float *d, const int32_t *at, int n, const float *x) {

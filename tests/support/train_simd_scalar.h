@@ -10,5 +10,7 @@ void scalar_train_gather_block(float *row, const int32_t *at, int n, const float
 void scalar_train_dot4(const float *w, const float *x, int n, float out[4]);
 void scalar_train_stack_d_acc(float *d_acc, const float *acc, const float *w, const int *rows, const float *d, int m,
                               int n);
+void scalar_train_dot16_t(const float *wt, const float *x, float *out);
+float scalar_train_dot(const float *a, const float *b, int n);
 void scalar_train_sqr_clamp(float *u, const float *acc, int n);
 void scalar_train_axpy_gather_block(float *row, const float *d, const int32_t *at, int n, const float *x);
