@@ -3,7 +3,8 @@
  * A batch's loss and gradient (declared in train_loop.h), a chunk of
  * positions at a time: decode the chunk's records, run the feature
  * transformer over the whole chunk, then each position's head (forward,
- * loss, backward), then the feature transformer backwards over the chunk.
+ * loss, backward; the positions of one output bucket after another), then
+ * the feature transformer backwards over the chunk.
  * Walking the chunk a block of units at a time (train_ft_forward) is what
  * makes the chunk pay: a 256-unit plain net's rows and their gradient are
  * 2.6 MB, beyond the per-core L2, but one 32-unit block of them is 320 KB.
@@ -22,7 +23,8 @@ enum { TRAIN_CHUNK = 256, PREFETCH_AHEAD = 8 };
 typedef struct {
     TrainActs acts;
     TrainFeatures f[TRAIN_CHUNK];
-    double target[TRAIN_CHUNK];
+    double target[TRAIN_CHUNK], loss[TRAIN_CHUNK];
+    int order[TRAIN_CHUNK]; /* the chunk's positions by output bucket, in order within one */
     float *acc, *d_acc; /* TRAIN_CHUNK x 2H */
     int32_t *scratch;   /* train_ft_backward's and train_stack_l1_grad's */
     float *u;           /* dense stack: TRAIN_CHUNK x 2H, the positions' clamp(acc)^2 */
@@ -83,15 +85,32 @@ double train_batch(const TrainNet *net, const TrainLoss *loss, const TrainData *
             c->target[k] = train_target(loss, &p);
         }
         train_ft_forward(net, c->f, m, c->acc);
-        for (int k = 0; k < m; k++) {
+        /* The heads a bucket at a time: a bucket's dense stack (its first
+         * layer 2H x 16 floats, 32 KB at 256 units, the size of the L1) is
+         * then read from the L1 for all its positions, where in file order
+         * each position fetched its bucket's from the L2. The same sums in
+         * the same order: a position's head gradient goes to its own
+         * bucket's parameters only, taken in the order of the positions
+         * (a stable sort), and the losses are added in that order too. */
+        int start[NNUE_OUT_BUCKETS_MAX + 1] = {0};
+        for (int k = 0; k < m; k++)
+            start[c->f[k].bucket + 1]++;
+        for (int b = 0; b < net->out_buckets; b++)
+            start[b + 1] += start[b];
+        for (int k = 0; k < m; k++)
+            c->order[start[c->f[k].bucket]++] = k;
+        for (int j = 0; j < m; j++) {
+            const int k = c->order[j];
             const float *acc = c->acc + (size_t)k * H2;
             double g, eval = train_head_forward(net, c->f[k].bucket, acc, &c->acts, l2t);
-            sum += train_loss(loss, eval, c->target[k], &g);
+            c->loss[k] = train_loss(loss, eval, c->target[k], &g);
             if (!grad) continue;
             train_head_backward(net, c->f[k].bucket, acc, &c->acts, (float)(g / (double)total), grad,
                                 c->d_acc + (size_t)k * H2, net->stack ? c->d_l1 + (size_t)k * NNUE_L1 : NULL);
             if (net->stack) memcpy(c->u + (size_t)k * H2, c->acts.u, sizeof(float) * H2);
         }
+        for (int k = 0; k < m; k++)
+            sum += c->loss[k];
         if (!grad) continue;
         if (net->stack) train_stack_l1_grad(net, c->f, m, c->d_l1, c->u, grad, c->scratch);
         train_ft_backward(net, c->f, m, c->d_acc, grad, c->scratch);
