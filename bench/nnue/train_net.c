@@ -331,21 +331,32 @@ static void stack_backward(const TrainNet *net, int b, const float *acc, const T
 void train_stack_l1_grad(const TrainNet *net, const TrainFeatures *f, int n, const float *d_l1, const float *u,
                          float *grad, int32_t *scratch) {
     const size_t H2 = 2 * (size_t)net->hidden;
+    /* A bucket's 16 rows 64 units at a time, each with its uses (the
+     * positions that pass it a gradient, in order): the 64-unit blocks of
+     * the bucket's u (a few KB) then stay in the L1 for all 16 rows, where
+     * row by row the bucket's whole u was read 16 times from the L2. Every
+     * weight's sum is taken in the same order. at[j * n ..], d[j * n ..]:
+     * unit j's uses. */
     int32_t *at = scratch;
-    float d[TRAIN_STACK_CHUNK_MAX];
-    for (int b = 0; b < net->out_buckets; b++)
-        for (int j = 0; j < NNUE_L1; j++) {
-            int uses = 0;
-            for (int k = 0; k < n; k++)
-                if (f[k].bucket == b && d_l1[(size_t)k * NNUE_L1 + (size_t)j] != 0.0f) {
-                    at[uses] = (int32_t)((size_t)k * H2);
-                    d[uses++] = d_l1[(size_t)k * NNUE_L1 + (size_t)j];
-                }
-            if (!uses) continue;
-            float *row = grad + net->l1_w + ((size_t)b * NNUE_L1 + (size_t)j) * H2;
-            for (size_t i = 0; i < H2; i += TRAIN_BLOCK)
-                train_axpy_gather_block(row + i, d, at, uses, u + i);
+    float *d = (float *)(scratch + (size_t)NNUE_L1 * (size_t)n);
+    for (int b = 0; b < net->out_buckets; b++) {
+        int uses[NNUE_L1] = {0}, any = 0;
+        for (int k = 0; k < n; k++) {
+            if (f[k].bucket != b) continue;
+            for (int j = 0; j < NNUE_L1; j++) {
+                const float dk = d_l1[(size_t)k * NNUE_L1 + (size_t)j];
+                if (dk == 0.0f) continue;
+                at[j * n + uses[j]] = (int32_t)((size_t)k * H2);
+                d[j * n + uses[j]++] = dk;
+                any = 1;
+            }
         }
+        if (!any) continue;
+        float *rows = grad + net->l1_w + (size_t)b * NNUE_L1 * H2;
+        for (size_t i = 0; i < H2; i += 2 * TRAIN_BLOCK)
+            for (int j = 0; j < NNUE_L1; j++)
+                if (uses[j]) train_axpy_gather_block64(rows + (size_t)j * H2 + i, d + j * n, at + j * n, uses[j], u + i);
+    }
 }
 
 void train_head_backward(const TrainNet *net, int bucket, const float *acc, const TrainActs *a, float g, float *grad,
@@ -365,6 +376,8 @@ void train_head_backward(const TrainNet *net, int bucket, const float *acc, cons
 }
 
 size_t train_ft_scratch_ints(const TrainNet *net, int n) {
+    /* train_stack_l1_grad's 2 * NNUE_L1 * n fit in the uses' n * 2 * TRAIN_MAX_PIECES */
+    _Static_assert(2 * NNUE_L1 <= 2 * TRAIN_MAX_PIECES, "train_stack_l1_grad's scratch");
     return 2 * ((size_t)net->inputs + 1) + (size_t)n * 2 * TRAIN_MAX_PIECES;
 }
 

@@ -150,8 +150,9 @@ void train_head_backward(const TrainNet *net, int bucket, const float *acc, cons
  * first-layer gradients there (0 for units that pass none), and
  * train_stack_l1_grad adds them for a chunk of n positions (d_l1 and u,
  * the positions' a->u, n x NNUE_L1 and n x 2H), each row held in registers
- * through its positions: the same sums in the same order. scratch: n int32s;
- * n at most TRAIN_STACK_CHUNK_MAX. */
+ * through its positions: the same sums in the same order. scratch:
+ * 2 * NNUE_L1 * n int32s (train_ft_scratch_ints(net, n) is more); n at most
+ * TRAIN_STACK_CHUNK_MAX. */
 enum { TRAIN_STACK_CHUNK_MAX = 1024 };
 void train_stack_l1_grad(const TrainNet *net, const TrainFeatures *f, int n, const float *d_l1, const float *u,
                          float *grad, int32_t *scratch);

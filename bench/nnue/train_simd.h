@@ -98,6 +98,27 @@ static inline void train_axpy_gather_block(float *row, const float *d, const int
 #endif
 }
 
+/* train_axpy_gather_block on 64 floats: 8 registers of sums, each a chain
+ * of dependent multiply-adds, where 4 chains left the adder waiting on its
+ * latency. The same sums in the same order. */
+static inline void train_axpy_gather_block64(float *row, const float *d, const int32_t *at, int n, const float *x) {
+#if TRAIN_AVX2
+    __m256 r[8];
+    for (int k = 0; k < 8; k++)
+        r[k] = _mm256_loadu_ps(row + 8 * k);
+    for (int j = 0; j < n; j++) {
+        const __m256 a = _mm256_set1_ps(d[j]);
+        for (int k = 0; k < 8; k++)
+            r[k] = _mm256_fmadd_ps(a, _mm256_loadu_ps(x + at[j] + 8 * k), r[k]);
+    }
+    for (int k = 0; k < 8; k++)
+        _mm256_storeu_ps(row + 8 * k, r[k]);
+#else
+    train_axpy_gather_block(row, d, at, n, x);
+    train_axpy_gather_block(row + TRAIN_BLOCK, d, at, n, x + TRAIN_BLOCK);
+#endif
+}
+
 /* One block of both halves of an accumulator: dst[h][0..32) = bias[0..32)
  * + the sum of base[feature[h][j] * H + 0..32) over j (added in order),
  * for the two halves h, which have n features each. The two halves' sums
@@ -245,16 +266,18 @@ static inline void train_dot4(const float *restrict w, const float *restrict x, 
 static inline void train_stack_d_acc(float *restrict d_acc, const float *restrict acc, const float *restrict w,
                                      const int *rows, const float *d, int m, int n) {
 #if TRAIN_AVX2
+    /* 64 units at a time: 8 chains of dependent multiply-adds keep the FMA
+     * units busy where 4 waited on their latency (n is 2H, a multiple of 64). */
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f);
-    for (int i = 0; i < n; i += 32) {
-        __m256 s[4] = {zero, zero, zero, zero};
+    for (int i = 0; i < n; i += 64) {
+        __m256 s[8] = {zero, zero, zero, zero, zero, zero, zero, zero};
         for (int k = 0; k < m; k++) {
             const __m256 dk = _mm256_set1_ps(d[k]);
             const float *row = w + (size_t)rows[k] * (size_t)n + i;
-            for (int b = 0; b < 4; b++)
+            for (int b = 0; b < 8; b++)
                 s[b] = _mm256_fmadd_ps(dk, _mm256_loadu_ps(row + 8 * b), s[b]);
         }
-        for (int b = 0; b < 4; b++) {
+        for (int b = 0; b < 8; b++) {
             __m256 a = _mm256_loadu_ps(acc + i + 8 * b);
             __m256 inside = _mm256_and_ps(_mm256_cmp_ps(a, zero, _CMP_GT_OQ), _mm256_cmp_ps(a, one, _CMP_LT_OQ));
             _mm256_storeu_ps(d_acc + i + 8 * b, _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(two, a), s[b]), inside));
