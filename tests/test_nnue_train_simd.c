@@ -120,6 +120,32 @@ static void test_axpy_gather_block(void **state) {
     }
 }
 
+/* The 64-unit block of a weight row (the stack's first-layer gradient):
+ * bit for bit two 32-unit blocks, on both paths. */
+static void test_axpy_gather_block64(void **state) {
+    (void)state;
+    static float x[N * 2 * H];
+    fill(x, N * 2 * H);
+    for (int trial = 0; trial < 50; trial++) {
+        int32_t at[N];
+        float d[N];
+        int n = (int)(rnd64() % N);
+        for (int j = 0; j < n; j++) {
+            at[j] = (int32_t)(rnd64() % (2 * N)) * H;
+            d[j] = rndf();
+        }
+        for (int i = 0; i < H; i += 2 * TRAIN_BLOCK) {
+            float a[2 * TRAIN_BLOCK], b[2 * TRAIN_BLOCK];
+            memcpy(a, Table + i, sizeof a);
+            memcpy(b, Table + i, sizeof b);
+            train_axpy_gather_block64(a, d, at, n, x + i);
+            train_axpy_gather_block(b, d, at, n, x + i);
+            train_axpy_gather_block(b + TRAIN_BLOCK, d, at, n, x + i + TRAIN_BLOCK);
+            assert_memory_equal(a, b, sizeof a);
+        }
+    }
+}
+
 /* The dense stack's first layer: clamp(acc)^2, four dot products at a
  * time, and d_acc from the live units. */
 static void test_stack_kernels(void **state) {
@@ -182,6 +208,7 @@ int main(void) {
         cmocka_unit_test(test_axpy_gather_block),
         cmocka_unit_test(test_stack_kernels),
         cmocka_unit_test(test_dot16_t),
+        cmocka_unit_test(test_axpy_gather_block64),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
