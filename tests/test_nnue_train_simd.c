@@ -96,6 +96,17 @@ static void test_gather_block(void **state) {
     }
 }
 
+/* Up to N - 1 random rows of x (offsets at[j]) with random factors d[j];
+ * returns how many. */
+static int random_rows(int32_t at[N], float d[N]) {
+    int n = (int)(rnd64() % N);
+    for (int j = 0; j < n; j++) {
+        at[j] = (int32_t)(rnd64() % (2 * N)) * H;
+        d[j] = rndf();
+    }
+    return n;
+}
+
 /* A weight row's block plus d[j] times the blocks of x, in order. */
 static void test_axpy_gather_block(void **state) {
     (void)state;
@@ -104,11 +115,7 @@ static void test_axpy_gather_block(void **state) {
     for (int trial = 0; trial < 50; trial++) {
         int32_t at[N];
         float d[N];
-        int n = (int)(rnd64() % N);
-        for (int j = 0; j < n; j++) {
-            at[j] = (int32_t)(rnd64() % (2 * N)) * H;
-            d[j] = rndf();
-        }
+        int n = random_rows(at, d);
         for (int i = 0; i < H; i += TRAIN_BLOCK) {
             float a[TRAIN_BLOCK], b[TRAIN_BLOCK];
             memcpy(a, Table + i, sizeof a);
@@ -129,11 +136,7 @@ static void test_axpy_gather_block64(void **state) {
     for (int trial = 0; trial < 50; trial++) {
         int32_t at[N];
         float d[N];
-        int n = (int)(rnd64() % N);
-        for (int j = 0; j < n; j++) {
-            at[j] = (int32_t)(rnd64() % (2 * N)) * H;
-            d[j] = rndf();
-        }
+        int n = random_rows(at, d);
         for (int i = 0; i < H; i += 2 * TRAIN_BLOCK) {
             float a[2 * TRAIN_BLOCK], b[2 * TRAIN_BLOCK];
             memcpy(a, Table + i, sizeof a);
