@@ -15,6 +15,8 @@
 #if defined(__AVX2__) && defined(__FMA__) && !defined(TRAIN_FORCE_SCALAR)
 #include <immintrin.h>
 #define TRAIN_AVX2 1
+#else
+#define TRAIN_AVX2 0 /* also read in C expressions (train_batch.c), not only by #if */
 #endif
 
 /* dst += src */
