@@ -27,7 +27,8 @@ static inline uint64_t testnet_rand(uint64_t *s) {
 }
 
 static inline int testnet_range(uint64_t *s, int lo, int hi) {
-    return lo + (int)(testnet_rand(s) % (uint64_t)(hi - lo + 1));
+    /* hi - lo in 64 bits: the dense tests draw biases from +-2^30 */
+    return (int)(lo + (int64_t)(testnet_rand(s) % (uint64_t)((int64_t)hi - lo + 1)));
 }
 
 static inline void testnet_u32(unsigned char *p, uint32_t v) {
