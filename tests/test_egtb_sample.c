@@ -4,7 +4,9 @@
  * is legal, has the asked side to move and, read back from its FEN,
  * probes to the asked value; no position comes twice; each candidate is
  * about equally likely; asking for more than there are is refused with a
- * message. */
+ * message. A piece put en prise before a table position (egtb_en_prise)
+ * leaves a legal position whose capture leads back to it, in every way
+ * there is and in no other. */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -14,6 +16,8 @@
 #include "egtb_solve.h"
 #include "egtb_test_tables.h"
 #include "fen.h"
+#include "movegen.h"
+#include "notation.h"
 
 /* Smaller tables first: the solver reads them after captures. */
 static const char *const Built[] = {"KRK", "KNK", "KRKA", "KNKA"};
@@ -135,11 +139,78 @@ static void test_too_many_refused(void **state) {
     assert_non_null(strstr(err, "KRKA: 0 won positions with the weaker side to move"));
 }
 
+/* KRK with Black to move and a black pawn to be taken: the rook takes it
+ * on a0 coming from a1..a8 (a9 would check the black king) or b0, c0; the
+ * king on d0 coming from d1 (from e0 it would face the other king), so 11
+ * ways, each drawn for some seed. */
+static void test_en_prise_every_way(void **state) {
+    (void)state;
+    static Position p, q;
+    char err[256], text[MOVE_TEXT_MAX];
+    if (!fen_parse(&p, "4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 1", err, sizeof err)) fail_msg("%s", err);
+    static const char *const Ways[] = {"a1a0", "a2a0", "a3a0", "a4a0", "a5a0", "a6a0",
+                                       "a7a0", "a8a0", "b0a0", "c0a0", "d1d0"};
+    int seen[11] = {0};
+    for (uint64_t seed = 0; seed < 400; seed++) {
+        uint64_t st = seed;
+        Move m;
+        assert_true(egtb_en_prise(&p, make_piece(BLACK, PAWN), &st, &q, &m));
+        move_to_text(m, 0, text);
+        int k = 0;
+        while (k < 11 && strcmp(Ways[k], text)) k++;
+        if (k == 11) fail_msg("%s is not a way to take the pawn", text);
+        seen[k]++;
+        assert_int_equal(q.side, RED);
+        assert_int_equal(q.board[move_to(m)], make_piece(BLACK, PAWN));
+        assert_true(pos_is_ok(&q));
+    }
+    for (int k = 0; k < 11; k++)
+        if (!seen[k]) fail_msg("%s never drawn", Ways[k]);
+    uint64_t st = 1;
+    Move m;
+    /* Not the owner to move, a king, or a third rook: none. */
+    assert_false(egtb_en_prise(&p, make_piece(RED, PAWN), &st, &q, &m));
+    assert_false(egtb_en_prise(&p, make_piece(BLACK, KING), &st, &q, &m));
+    if (!fen_parse(&p, "4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1", err, sizeof err)) fail_msg("%s", err);
+    assert_false(egtb_en_prise(&p, make_piece(RED, ROOK), &st, &q, &m));
+}
+
+/* Drawn KNKA positions with the horse to move, a red pawn put en prise:
+ * each is legal with Black to move, and taking the pawn with the drawn
+ * move gives back the table position exactly (its value a draw). */
+static void test_en_prise_leads_back(void **state) {
+    (void)state;
+    const EgtbTable *t = table("KNKA");
+    static Position p, q, back;
+    char fen[FEN_MAX], err[256];
+    sample_or_fail(t, EGTB_WANT_DRAW, EGTB_MOVER_STRONG, 30, 5, Picks);
+    uint64_t st = 5;
+    int made = 0;
+    for (int i = 0; i < 30; i++) {
+        assert_true(egtb_decode(&t->lay, Picks[i].index, Picks[i].side, &p));
+        Move m;
+        if (!egtb_en_prise(&p, make_piece(RED, PAWN), &st, &q, &m)) continue;
+        made++;
+        if (!fen_parse(&back, fen_write(&q, fen), err, sizeof err)) fail_msg("%s: %s", fen, err);
+        assert_true(egtb_decoded_legal(&back));
+        assert_int_equal(back.side, BLACK);
+        assert_true(move_is_legal(&back, m));
+        pos_make_move(&back, m);
+        assert_int_equal(back.side, p.side);
+        assert_memory_equal(back.board, p.board, sizeof p.board);
+        uint16_t v;
+        if (!egtb_probe(&Set, &back, &v, err, sizeof err)) fail_msg("%s: %s", fen, err);
+        assert_true(egtb_is_draw(v));
+    }
+    assert_true(made > 20);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_seed_same_positions), cmocka_unit_test(test_positions_have_the_asked_value),
         cmocka_unit_test(test_all_candidates_once),      cmocka_unit_test(test_draws_are_uniform),
-        cmocka_unit_test(test_too_many_refused),
+        cmocka_unit_test(test_too_many_refused),        cmocka_unit_test(test_en_prise_every_way),
+        cmocka_unit_test(test_en_prise_leads_back),
     };
     return cmocka_run_group_tests(tests, build_all, free_all);
 }

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "egtb_sample.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <string.h>
+
+#include "egtb/egtb_index.h"
+#include "movegen.h"
 #include "zobrist.h"
 
 static bool wanted(uint16_t v, EgtbWant want) {
@@ -69,4 +74,59 @@ bool egtb_sample(const EgtbTable *t, EgtbWant want, EgtbMover mover, int n, uint
     }
     free(all);
     return true;
+}
+
+/* Can a piece of type t and colour c ever stand on s? (The palace, the
+ * elephants' and advisors' points, pawns not behind their start.) */
+static bool point_reachable(PieceType t, Color c, Square s) {
+    int f = file_of(s), r = relative_rank(c, s);
+    switch (t) {
+    case KING: return f >= 3 && f <= 5 && r <= 2;
+    case ADVISOR: return (r == 1 && f == 4) || ((r == 0 || r == 2) && (f == 3 || f == 5));
+    case ELEPHANT: return ((r == 0 || r == 4) && (f == 2 || f == 6)) || (r == 2 && (f == 0 || f == 4 || f == 8));
+    case PAWN: return r >= 5 || (r >= 3 && f % 2 == 0);
+    default: return true;
+    }
+}
+
+/* q := p with the piece on `to` moved back to `from`, x on `to`, the
+ * other side to move; true when q is legal and from-to a legal move in it.
+ * q is left set up either way. */
+static bool try_uncapture(const Position *p, Piece x, Square from, Square to, Position *q) {
+    Piece y = p->board[to];
+    memcpy(q, p, offsetof(Position, history) + (size_t)(p->game_ply + 1) * sizeof p->history[0]);
+    pos_remove_piece(q, to);
+    pos_put_piece(q, y, from);
+    pos_put_piece(q, x, to);
+    q->side = color_of(y);
+    pos_finish_setup(q);
+    if (!egtb_decoded_legal(q)) return false;
+    MoveList list;
+    gen_legal(q, &list);
+    for (int i = 0; i < list.count; i++)
+        if (list.moves[i] == make_move(from, to)) return true;
+    return false;
+}
+
+bool egtb_en_prise(const Position *p, Piece x, uint64_t *state, Position *q, Move *capture) {
+    static const int MaxCount[TYPE_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
+    Color owner = color_of(x);
+    PieceType xt = type_of(x);
+    if (p->side != owner || xt == KING || xt == NO_TYPE) return false;
+    int have = 0;
+    for (Square s = 0; s < SQUARE_NB; s++) have += p->board[s] == x;
+    if (have >= MaxCount[xt]) return false;
+    static Move ways[SQUARE_NB * SQUARE_NB];
+    int n = 0;
+    for (Square to = 0; to < SQUARE_NB; to++) {
+        Piece y = p->board[to];
+        if (y == NO_PIECE || color_of(y) == owner || !point_reachable(xt, owner, to)) continue;
+        for (Square from = 0; from < SQUARE_NB; from++)
+            if (p->board[from] == NO_PIECE && point_reachable(type_of(y), color_of(y), from) &&
+                try_uncapture(p, x, from, to, q))
+                ways[n++] = make_move(from, to);
+    }
+    if (n == 0) return false;
+    *capture = ways[below(state, (uint64_t)n)];
+    return try_uncapture(p, x, move_from(*capture), move_to(*capture), q);
 }

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "egtb_table.h"
+#include "move.h"
+#include "position.h"
 
 typedef enum { EGTB_WANT_WIN, EGTB_WANT_DRAW, EGTB_WANT_LOSS } EgtbWant;
 
@@ -36,3 +38,14 @@ uint64_t egtb_sample_count(const EgtbTable *t, EgtbWant want, EgtbMover mover);
  * n exist or memory runs out. */
 bool egtb_sample(const EgtbTable *t, EgtbWant want, EgtbMover mover, int n, uint64_t seed, EgtbPick *out, char *err,
                  size_t errlen);
+
+/* One capture before a table position (docs/egtb.md, "Tables against
+ * none: the SPRT"). p is a table position with X's owner O to move; x a
+ * piece of O (not a king). Of the other side M's pieces, one is moved back
+ * to a point from which it takes x, standing where that piece stood: q is
+ * that position with M to move, and `capture` the move that leads back to
+ * p. Every way to do so (the piece, the point it comes from: a point the
+ * piece can stand on, empty in p, q legal as a table counts it, the capture
+ * legal in q) is equally likely, drawn with *state. false when there is
+ * none, or O already has as many of x's kind as the rules allow. */
+bool egtb_en_prise(const Position *p, Piece x, uint64_t *state, Position *q, Move *capture);

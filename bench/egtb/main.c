@@ -10,12 +10,14 @@
  *   tuong-egtb probe DIR FEN   (with DIR/NAME.lzdtm: `dtm N` after the value, read by the engine's prober)
  *   tuong-egtb compare XQDIR DIR SIG...   (against xiangqitb's NAME.lzw, NAME.lzdtc, NAME.lzdtm)
  *   tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]
- *                                [--side-to-move strong|weak|any]
+ *                                [--side-to-move strong|weak|any | --en-prise X]
+ *                                (--en-prise: one capture before the table, X to be taken)
  *   tuong-egtb rulefacts SIG COUNT [SEED] | rulefacts --fens FILE
  *                                (the rule loop's chess facts, for a diff against xiangqitb's)
  *
  * Errors go to stderr as one line and the exit status is non-zero.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -57,7 +59,7 @@ static int usage(void) {
                     "       tuong-egtb probe DIR FEN\n"
                     "       tuong-egtb compare XQDIR DIR SIG...\n"
                     "       tuong-egtb sample DIR SIG... [--value win|draw|loss] [--count N] [--seed S]\n"
-                    "                                    [--side-to-move strong|weak|any]\n"
+                    "                                    [--side-to-move strong|weak|any | --en-prise X]\n"
                     "       tuong-egtb rulefacts SIG COUNT [SEED]\n"
                     "       tuong-egtb rulefacts --fens FILE   (FILE - reads stdin)\n");
     return 2;
@@ -770,7 +772,14 @@ static bool parse_u64(const char *s, uint64_t *out) {
 
 /* Print `count` positions of each signature, one FEN per line followed by
  * an EPD comment (`; NAME win dtc D`): tuong-match -openings reads the
- * lines and drops the comment. */
+ * lines and drops the comment. With `--en-prise X` (a FEN letter in the
+ * table's frame: upper case a piece of the stronger side, lower case of
+ * the weaker) each is one capture before a table position instead
+ * (egtb_en_prise): X added where the other side can take it, that side to
+ * move, and the comment `; NAME+X VALUE after MOVE`, VALUE (for the side
+ * to move, the DTC counted from the table position) what taking X with
+ * MOVE leads to; --value asks for
+ * that value and the side to move is the capturer (no --side-to-move). */
 static int cmd_sample(int argc, char **argv) {
     static const char *const Values[] = {"win", "draw", "loss"};
     static const char *const Movers[] = {"strong", "weak", "any"};
@@ -778,12 +787,28 @@ static int cmd_sample(int argc, char **argv) {
     const char *sigs[BUILD_MAX];
     int nsigs = 0, want = EGTB_WANT_WIN, mover = EGTB_MOVER_ANY;
     uint64_t count = SAMPLE_COUNT_DEFAULT, seed = SAMPLE_SEED_DEFAULT;
+    bool mover_given = false;
+    Piece x = NO_PIECE;
+    char xletter = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--value") || !strcmp(a, "--count") || !strcmp(a, "--seed") || !strcmp(a, "--side-to-move")) {
+        if (!strcmp(a, "--en-prise")) {
+            static const char Letters[] = "ABNRCP";
+            const char *l = v && v[0] && !v[1] ? strchr(Letters, toupper((unsigned char)v[0])) : NULL;
+            if (!l) {
+                fprintf(stderr, "tuong-egtb: sample --en-prise %s: want one of A B N R C P (the stronger side's) "
+                                "or a b n r c p (the weaker's)\n",
+                        v ? v : "(nothing)");
+                return 1;
+            }
+            static const PieceType Types[] = {ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN};
+            x = make_piece(isupper((unsigned char)v[0]) ? RED : BLACK, Types[l - Letters]);
+            xletter = v[0];
+            i++;
+        } else if (!strcmp(a, "--value") || !strcmp(a, "--count") || !strcmp(a, "--seed") || !strcmp(a, "--side-to-move")) {
             bool ok = v != NULL;
             if (ok && !strcmp(a, "--value")) ok = (want = word_of(v, Values, 3)) >= 0;
-            else if (ok && !strcmp(a, "--side-to-move")) ok = (mover = word_of(v, Movers, 3)) >= 0;
+            else if (ok && !strcmp(a, "--side-to-move")) ok = mover_given = (mover = word_of(v, Movers, 3)) >= 0;
             else if (ok && !strcmp(a, "--count")) ok = parse_u64(v, &count) && count >= 1 && count <= SAMPLE_COUNT_MAX;
             else if (ok) ok = parse_u64(v, &seed);
             if (!ok) {
@@ -806,20 +831,64 @@ static int cmd_sample(int argc, char **argv) {
         }
     }
     if (!dir || nsigs == 0) return usage();
+    /* With --en-prise the table position has X's owner to move, and the
+     * value asked for the capturer is the opposite for that side. */
+    int draw_want = want;
+    if (x != NO_PIECE) {
+        if (mover_given) {
+            fprintf(stderr, "tuong-egtb: sample: --en-prise sets the side to move (the one that can take it); "
+                            "leave out --side-to-move\n");
+            return 1;
+        }
+        mover = color_of(x) == RED ? EGTB_MOVER_STRONG : EGTB_MOVER_WEAK;
+        draw_want = want == EGTB_WANT_WIN ? EGTB_WANT_LOSS : want == EGTB_WANT_LOSS ? EGTB_WANT_WIN : want;
+    }
     EgtbSet set;
     egtb_set_init(&set, dir);
-    EgtbPick *picks = malloc(count * sizeof *picks);
-    Position *pos = malloc(sizeof *pos);
+    /* Not every table position has a way to put X en prise: draw more. */
+    uint64_t room = x != NO_PIECE ? count * 20 : count;
+    EgtbPick *picks = malloc(room * sizeof *picks);
+    Position *pos = malloc(sizeof *pos), *q = malloc(sizeof *q);
     char err[1600], fen[FEN_MAX];
-    int rc = picks && pos ? 0 : 1;
+    int rc = picks && pos && q ? 0 : 1;
     if (rc) fprintf(stderr, "tuong-egtb: out of memory\n");
     for (int s = 0; s < nsigs && rc == 0; s++) {
         EgtbMaterial mat;
         EgtbTable *t = egtb_sig_parse(&mat, sigs[s], err, sizeof err) ? egtb_set_get(&set, &mat, err, sizeof err) : NULL;
-        if (!t || !egtb_sample(t, (EgtbWant)want, (EgtbMover)mover, (int)count, seed, picks, err, sizeof err)) {
+        uint64_t n = count;
+        if (t && x != NO_PIECE) {
+            n = egtb_sample_count(t, (EgtbWant)draw_want, (EgtbMover)mover);
+            if (n > room) n = room;
+        }
+        if (!t || !egtb_sample(t, (EgtbWant)draw_want, (EgtbMover)mover, (int)n, seed, picks, err, sizeof err)) {
             fprintf(stderr, "tuong-egtb: %s\n", err);
             rc = 1;
             break;
+        }
+        if (x != NO_PIECE) {
+            uint64_t state = seed ^ 0x9e3779b97f4a7c15ull, done = 0;
+            char name[EGTB_NAME_MAX + 2], mv[MOVE_TEXT_MAX];
+            snprintf(name, sizeof name, "%s+%c", t->name, xletter);
+            for (uint64_t j = 0; j < n && done < count; j++) {
+                uint16_t v = t->val[picks[j].side][picks[j].index];
+                Move m;
+                egtb_decode(&t->lay, picks[j].index, picks[j].side, pos);
+                if (!egtb_en_prise(pos, x, &state, q, &m)) continue;
+                /* The capturer's value: the table position's seen from the
+                 * other side, its DTC counted from the table position. */
+                printf("%s ; %s %s", fen_write(q, fen), name, v == 0 ? "draw" : v & 1 ? "win" : "loss");
+                if (v) printf(" dtc %u", (unsigned)v - 1);
+                printf(" after %s\n", move_to_text(m, 0, mv));
+                done++;
+            }
+            if (done < count) {
+                fprintf(stderr, "tuong-egtb: %s: %llu positions with %c en prise found in %llu drawn, %llu asked for\n",
+                        t->name, (unsigned long long)done, xletter, (unsigned long long)n,
+                        (unsigned long long)count);
+                rc = 1;
+                break;
+            }
+            continue;
         }
         for (uint64_t j = 0; j < count; j++) {
             uint16_t v = t->val[picks[j].side][picks[j].index];
@@ -831,6 +900,7 @@ static int cmd_sample(int argc, char **argv) {
     }
     free(picks);
     free(pos);
+    free(q);
     egtb_set_free(&set);
     return rc;
 }
