@@ -10,6 +10,9 @@
  * mates_at.sh against a scripted fake engine and the real one,
  * egtb_convert.sh on KRKA positions with the engine and tables built here
  * (and with the engines loading a directory without them, -p),
+ * egtb_suite.sh's refusals of bad arguments (its tables take minutes),
+ * egtb_pairs.awk on a hand-made match of the tables against none and its
+ * baseline (tests/data/scripts/pairs*.{epd,pgn}: two positions, two pairs),
  * sprt_models.awk on a made-up match log (tests/data/scripts/sprt.log:
  * eight games, four pairs; the figures computed independently in Python). */
 #include "test_support.h"
@@ -358,6 +361,64 @@ static void test_egtb_convert_counts(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* egtb_suite.sh with args (stderr too), from the source directory; its exit code. */
+static int egtb_suite(const char *args, char *out, size_t outlen) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && bench/scripts/egtb_suite.sh %s 2>&1", TUONG_SOURCE_DIR, args);
+    return run(cmd, out, outlen);
+}
+
+/* Bad input: one error line (or the usage), exit status 2, nothing built. */
+static void test_egtb_suite_refuses_bad_arguments(void **state) {
+    (void)state;
+    char out[4096], args[1024];
+    snprintf(args, sizeof args, "-s abc '%s' /tmp/tuong-suite-tb /tmp/suite.epd", TUONG_BINARY);
+    assert_int_equal(egtb_suite(args, out, sizeof out), 2);
+    assert_string_equal(out, "egtb_suite.sh: error: seed wants a number, not 'abc'\n");
+    snprintf(args, sizeof args, "-t 0 '%s' /tmp/tuong-suite-tb /tmp/suite.epd", TUONG_BINARY);
+    assert_int_equal(egtb_suite(args, out, sizeof out), 2);
+    assert_string_equal(out, "egtb_suite.sh: error: threads wants at least 1\n");
+    assert_int_equal(egtb_suite("/nonexistent/tuong /tmp/tuong-suite-tb /tmp/suite.epd", out, sizeof out), 2);
+    assert_string_equal(out, "egtb_suite.sh: error: no engine '/nonexistent/tuong'\n");
+    snprintf(args, sizeof args, "'%s' '%s' /tmp/suite.epd", TUONG_BINARY, TUONG_BINARY);
+    assert_int_equal(egtb_suite(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "egtb_suite.sh: error: '"));
+    assert_non_null(strstr(out, "' is not a directory\n"));
+    snprintf(args, sizeof args, "'%s' /tmp/tuong-suite-tb /nonexistent/suite.epd", TUONG_BINARY);
+    assert_int_equal(egtb_suite(args, out, sizeof out), 2);
+    assert_string_equal(out, "egtb_suite.sh: error: no directory for '/nonexistent/suite.epd'\n");
+    snprintf(args, sizeof args, "'%s' /tmp/tuong-suite-tb", TUONG_BINARY);
+    assert_int_equal(egtb_suite(args, out, sizeof out), 2);
+    assert_non_null(strstr(out, "bench/scripts/egtb_suite.sh [-s SEED]"));
+    assert_int_equal(access("/tmp/tuong-suite-tb", F_OK), -1);
+}
+
+/* Two positions: the drawn KRKAABB one where the tables, as the attacker,
+ * only drew the baseline's win (changed against them) and as the defender
+ * lost (a pair of 1/2 for the tables); the KRKN one won by Red in both
+ * games, so an even pair, where the baseline drew (changed once for them,
+ * as Red, and once against, as Black). Without the baseline, no changes. */
+static void test_egtb_pairs_counts(void **state) {
+    (void)state;
+    char cmd[2048], out[4096];
+    const char *head = "group            games    W    D    L pairs+ pairs= pairs-   vs base changed+ changed-\n";
+    snprintf(cmd, sizeof cmd,
+             "awk -f '%s/bench/scripts/egtb_pairs.awk' '%s/scripts/pairs.epd' base=1 '%s/scripts/pairs-base.pgn' "
+             "base=0 '%s/scripts/pairs.pgn' 2>&1",
+             TUONG_SOURCE_DIR, TUONG_DATA_DIR, TUONG_DATA_DIR, TUONG_DATA_DIR);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    char want[1024];
+    snprintf(want, sizeof want, "%s%s%s%s", head,
+             "KRKAABB draw         2    0    1    1      0      0      1         2        0        1\n",
+             "KRKN win             2    1    0    1      0      1      0         2        1        1\n",
+             "all                  4    1    1    2      0      1      1         4        1        2\n");
+    assert_string_equal(out, want);
+    snprintf(cmd, sizeof cmd, "awk -f '%s/bench/scripts/egtb_pairs.awk' '%s/scripts/pairs.epd' base=0 '%s/scripts/pairs.pgn' 2>&1",
+             TUONG_SOURCE_DIR, TUONG_DATA_DIR, TUONG_DATA_DIR);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\nall                  4    1    1    2      0      1      1         0        0        0\n"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decided_at_finds_the_deciding_moves),
@@ -371,6 +432,8 @@ int main(void) {
         cmocka_unit_test(test_levels_fit_refuses_an_unlinked_level),
         cmocka_unit_test(test_mates_at_counts),
         cmocka_unit_test(test_egtb_convert_counts),
+        cmocka_unit_test(test_egtb_suite_refuses_bad_arguments),
+        cmocka_unit_test(test_egtb_pairs_counts),
         cmocka_unit_test(test_sprt_models_on_a_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
