@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* tuong-egtb's command line: build, verify, probe, sample and rulefacts
- * work end to end, and bad input (unknown signature, missing, corrupt or
+/* tuong-egtb's command line: build, verify, probe, sample (and sample
+ * --en-prise) and rulefacts work end to end, and bad input (unknown signature, missing, corrupt or
  * truncated table, bad FEN, empty directory, bad sample options) gives one
  * clear line on stderr and a non-zero exit. */
 #include "test_support.h"
@@ -12,6 +12,8 @@
 #include "egtb/egtb_sig.h"
 #include "egtb_table.h"
 #include "egtb_xq.h"
+#include "fen.h"
+#include "notation.h"
 
 static char Dir[64], Empty[64], Bad[64];
 
@@ -293,6 +295,41 @@ static void test_sample(void **state) {
     assert_int_equal(seen, 17);
 }
 
+/* sample --en-prise: a black pawn Red can take into a lost KRKA position
+ * with Black to move. Each line has Red to move, and its comment says
+ * `KRKA+p win dtc D after MOVE`: MOVE takes the pawn and `probe` of the
+ * position after it says `loss dtc D`. And bad --en-prise arguments in
+ * test_bad_input_is_one_clear_error. */
+static void test_sample_en_prise(void **state) {
+    (void)state;
+    char args[512], out[8192], probed[256], err[256], fen[FEN_MAX];
+    static Position pos;
+    engine_init(); /* the move tables, for reading the captures */
+    snprintf(args, sizeof args, "sample %s KRKA --en-prise p --value win --count 5 --seed 3", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    int seen = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), seen++) {
+        char *semi = strstr(line, " ; ");
+        assert_non_null(semi);
+        *semi = '\0';
+        char dtc[32], move[16];
+        if (sscanf(semi + 3, "KRKA+p win dtc %31s after %15s", dtc, move) != 2) fail_msg("comment '%s'", semi + 3);
+        if (!fen_parse(&pos, line, err, sizeof err)) fail_msg("%s: %s", line, err);
+        assert_int_equal(pos.side, RED);
+        Move m = move_parse_legal(&pos, move, 0, err, sizeof err);
+        if (m == MOVE_NONE) fail_msg("%s: %s", line, err);
+        assert_int_equal(pos.board[move_to(m)], make_piece(BLACK, PAWN));
+        pos_make_move(&pos, m);
+        snprintf(args, sizeof args, "probe %s '%s'", Dir, fen_write(&pos, fen));
+        assert_int_equal(run_egtb_out(args, probed, sizeof probed), 0);
+        char want[64];
+        snprintf(want, sizeof want, "loss dtc %s", dtc);
+        *strchr(probed, '\n') = '\0'; /* the value; the children's lines follow */
+        assert_string_equal(probed, want);
+    }
+    assert_int_equal(seen, 5);
+}
+
 static void test_bad_input_is_one_clear_error(void **state) {
     (void)state;
     char args[512], cmd[1024], out[256];
@@ -345,6 +382,10 @@ static void test_bad_input_is_one_clear_error(void **state) {
     expect_error(args, "--count (nothing)");
     snprintf(args, sizeof args, "sample %s KRKA --value win --side-to-move weak", Dir);
     expect_error(args, "KRKA: 0 won positions with the weaker side to move, 10 asked for");
+    snprintf(args, sizeof args, "sample %s KRKA --en-prise k", Dir);
+    expect_error(args, "--en-prise k: want one of A B N R C P");
+    snprintf(args, sizeof args, "sample %s KRKA --en-prise p --side-to-move weak", Dir);
+    expect_error(args, "--en-prise sets the side to move");
     snprintf(args, sizeof args, "sample %s KXK", Dir);
     expect_error(args, "unknown piece letter");
     snprintf(args, sizeof args, "sample %s KNK", Empty);
@@ -397,6 +438,7 @@ int main(void) {
         cmocka_unit_test(test_build_verify_probe),
         cmocka_unit_test(test_build_dtm),
         cmocka_unit_test(test_sample),
+        cmocka_unit_test(test_sample_en_prise),
         cmocka_unit_test(test_list),
         cmocka_unit_test(test_rulefacts),
         cmocka_unit_test(test_bad_input_is_one_clear_error),
