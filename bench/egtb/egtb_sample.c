@@ -116,7 +116,7 @@ bool egtb_en_prise(const Position *p, Piece x, uint64_t *state, Position *q, Mov
     int have = 0;
     for (Square s = 0; s < SQUARE_NB; s++) have += p->board[s] == x;
     if (have >= MaxCount[xt]) return false;
-    static Move ways[SQUARE_NB * SQUARE_NB];
+    Move ways[SQUARE_NB * SQUARE_NB]; /* 16 KB */
     int n = 0;
     for (Square to = 0; to < SQUARE_NB; to++) {
         Piece y = p->board[to];
