@@ -328,6 +328,14 @@ static void test_sample_en_prise(void **state) {
         assert_string_equal(probed, want);
     }
     assert_int_equal(seen, 5);
+    /* A piece of which its side already has as many as the rules allow
+     * cannot be added: one clear message, not "0 positions found". */
+    snprintf(args, sizeof args, "build --out %s/full KRKAA", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
+    snprintf(args, sizeof args, "sample %s/full KRKAA --en-prise a", Dir);
+    expect_error(args, "--en-prise a: KRKAA's side already has as many a as the rules allow");
+    snprintf(args, sizeof args, "sample %s/full KRKAA --en-prise P --value loss --count 2", Dir);
+    assert_int_equal(run_egtb_out(args, out, sizeof out), 0);
 }
 
 static void test_bad_input_is_one_clear_error(void **state) {

@@ -770,6 +770,20 @@ static bool parse_u64(const char *s, uint64_t *out) {
     return true;
 }
 
+/* Whether the side that would own X (uppercase: the stronger side, written
+ * first in the name) already has as many of X's kind as the rules allow, so
+ * no position can have one more. */
+static bool en_prise_full(const char *name, char letter) {
+    const char *second = strchr(name + 1, 'K');
+    if (!second) return false;
+    const char *from = isupper((unsigned char)letter) ? name + 1 : second + 1;
+    const char *to = isupper((unsigned char)letter) ? second : name + strlen(name);
+    char up = (char)toupper((unsigned char)letter);
+    int have = 0;
+    for (const char *c = from; c < to; c++) have += *c == up;
+    return have >= (up == 'P' ? 5 : 2);
+}
+
 /* Print `count` positions of each signature, one FEN per line followed by
  * an EPD comment (`; NAME win dtc D`): tuong-match -openings reads the
  * lines and drops the comment. With `--en-prise X` (a FEN letter in the
@@ -856,6 +870,12 @@ static int cmd_sample(int argc, char **argv) {
         EgtbMaterial mat;
         EgtbTable *t = egtb_sig_parse(&mat, sigs[s], err, sizeof err) ? egtb_set_get(&set, &mat, err, sizeof err) : NULL;
         uint64_t n = count;
+        if (t && x != NO_PIECE && en_prise_full(t->name, xletter)) {
+            fprintf(stderr, "tuong-egtb: sample --en-prise %c: %s's side already has as many %c as the rules allow\n",
+                    xletter, t->name, xletter);
+            rc = 1;
+            break;
+        }
         if (t && x != NO_PIECE) {
             n = egtb_sample_count(t, (EgtbWant)draw_want, (EgtbMover)mover);
             if (n > room) n = room;
