@@ -11,33 +11,54 @@
 
 /* The first marking: an open position whose side to move is in check
  * (escapes an attack) marks the open children of its evasions (escapes)
- * that the WDL gives the right sign, and itself. */
+ * that the WDL gives the right sign, and itself.
+ *
+ * The cost is in the escape test, which finds the other side's threats
+ * (a null move and an attack test per capture): they are the position's,
+ * so they are found once, and a position not in check with none has no
+ * escape and needs no moves; the test is made only for a move with a
+ * child that would be marked. A loss in check marks nothing (its evasions
+ * lead to wins of the other side), so it is not looked at. */
 static void init_marks(DtmRule *D, uint64_t *rule_bits[COLOR_NB]) {
-    Kids k;
+    Position *pos = D->pos;
     for (uint64_t i = 0; i < D->n; i++)
         for (int me = 0; me < COLOR_NB; me++) {
             if (!bit_test(D->unknown[me], i)) continue;
             Wdl sc = dtm_wdl(D, me, i);
             if (sc != WDL_WIN && sc != WDL_LOSE) continue;
             int opp = !me;
-            dtm_decode(D, i, me, &k);
-            Position *pos = D->pos;
+            egtb_decode(D->lay, i, (Color)me, pos);
             bool in_check = pos_in_check(pos);
+            if (in_check && sc == WDL_LOSE) continue;
+            MoveList threats = {.count = 0};
+            if (!in_check) {
+                egtb_rule_threats(pos, &threats);
+                if (threats.count == 0) continue;
+            }
+            /* the child's WDL that gets a mark, for side opp to move */
+            Wdl want = sc == WDL_WIN ? WDL_LOSE : WDL_WIN;
+            EgtbReindex r;
+            egtb_reindex_set(D->lay, pos, &r);
+            MoveList all;
+            gen_legal(pos, &all);
             bool find = false;
-            for (int j = 0; j < k.quiets.count; j++) {
-                Move m = k.quiets.moves[j];
-                if (!in_check && !egtb_rule_marking_escape(pos, m)) continue;
+            for (int j = 0; j < all.count; j++) {
+                Move m = all.moves[j];
+                if (pos->board[move_to(m)] != NO_PIECE) continue; /* quiet moves only */
                 uint64_t idx[2];
-                int count =
-                    egtb_reindex_move_both(D->lay, &k.r, pos->board[move_from(m)], move_from(m), move_to(m), idx);
+                int count = egtb_reindex_move_both(D->lay, &r, pos->board[move_from(m)], move_from(m), move_to(m), idx);
+                bool wanted[2] = {false, false};
+                bool any = false;
                 for (int x = 0; x < count; x++) {
-                    if (!bit_test(D->unknown[opp], idx[x])) continue;
-                    Wdl sc2 = dtm_wdl(D, opp, idx[x]);
-                    if (sc == WDL_WIN ? sc2 == WDL_LOSE : (!in_check && sc2 == WDL_WIN)) {
-                        find = true;
-                        D->e[opp][idx[x]] |= in_check ? CHECK_LOSE : CHASE_LOSE;
-                        bit_set(rule_bits[opp], idx[x]);
-                    }
+                    wanted[x] = bit_test(D->unknown[opp], idx[x]) && dtm_wdl(D, opp, idx[x]) == want;
+                    any |= wanted[x];
+                }
+                if (!any || (!in_check && !egtb_rule_marking_escape_from(pos, m, &threats))) continue;
+                for (int x = 0; x < count; x++) {
+                    if (!wanted[x]) continue;
+                    find = true;
+                    D->e[opp][idx[x]] |= in_check ? CHECK_LOSE : CHASE_LOSE;
+                    bit_set(rule_bits[opp], idx[x]);
                 }
             }
             if (find) {
@@ -59,10 +80,17 @@ static bool long_chase_move(DtmRule *D, int me, Move m) {
     pos_make_move(pos, m);
     dtm_kids(D, pos, &k);
     bool found = false;
+    MoveList threats; /* the position's, found at the first escape test */
+    bool have_threats = false;
     for (int j = 0; j < k.quiets.count && !found; j++) {
         Move m2 = k.quiets.moves[j];
         uint16_t e2 = D->e[me][k.child[j]];
-        found = e_legal(e2) && e_has(e2, CHASE_LOSE) && !egtb_rule_gives_check(pos, m2) && egtb_rule_escape(pos, m2);
+        if (!e_legal(e2) || !e_has(e2, CHASE_LOSE) || egtb_rule_gives_check(pos, m2)) continue;
+        if (!have_threats) {
+            egtb_rule_threats(pos, &threats);
+            have_threats = true;
+        }
+        found = egtb_rule_escape_from(pos, m2, &threats) != 0;
     }
     pos_unmake_move(pos);
     return found;
@@ -101,11 +129,17 @@ static uint16_t remove_win(DtmRule *D, int me, uint64_t i, const Kids *k, uint16
         }
         return tt & (uint16_t)~CHECK_WIN;
     }
+    MoveList threats; /* the position's, found at the first escape test */
+    bool have_threats = false;
     for (int j = 0; j < k->quiets.count; j++) {
         Move m = k->quiets.moves[j];
         uint16_t e = D->e[opp][k->child[j]];
         if (!e_legal(e) || !e_has(e, CHASE_LOSE)) continue;
-        Bitboard rescued = egtb_rule_escape(pos, m);
+        if (!have_threats) {
+            egtb_rule_threats(pos, &threats);
+            have_threats = true;
+        }
+        Bitboard rescued = egtb_rule_escape_from(pos, m, &threats);
         if (!rescued) continue;
         Kids k2;
         pos_make_move(pos, m);
