@@ -24,8 +24,7 @@ static PieceType type_from_letter(char c) {
     }
 }
 
-/* Can a piece of this type and colour ever stand on s? */
-static bool reachable(PieceType t, Color c, Square s) {
+bool piece_point_reachable(PieceType t, Color c, Square s) {
     int f = file_of(s), r = relative_rank(c, s);
     switch (t) {
     case KING: return f >= 3 && f <= 5 && r <= 2;
@@ -68,7 +67,7 @@ static bool parse_board(Position *pos, const char *board, char *err, size_t errl
             const char *side = col == RED ? "red" : "black";
             if (++counts[p] > MaxCount[t])
                 return failf(err, errlen, "too many %s %ss (%d, at most %d)", side, TypeNames[t], counts[p], MaxCount[t]);
-            if (!reachable(t, col, s))
+            if (!piece_point_reachable(t, col, s))
                 return failf(err, errlen, "%s %s on %c%d, a point it can never reach", side, TypeNames[t],
                              'a' + file_of(s), rank_of(s));
             pos_put_piece(pos, p, s);

@@ -19,3 +19,6 @@ enum { FEN_MAX = 128 };
 bool fen_parse(Position *pos, const char *fen, char *err, size_t errlen);
 /* Write the FEN of pos into buf (at least FEN_MAX bytes); returns buf. */
 char *fen_write(const Position *pos, char *buf);
+/* Can a piece of type t and colour c ever stand on s? (The palace, the
+ * elephants' and advisors' points, pawns not behind their start.) */
+bool piece_point_reachable(PieceType t, Color c, Square s);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "egtb/egtb_index.h"
+#include "fen.h"
 #include "movegen.h"
 #include "zobrist.h"
 
@@ -76,19 +77,6 @@ bool egtb_sample(const EgtbTable *t, EgtbWant want, EgtbMover mover, int n, uint
     return true;
 }
 
-/* Can a piece of type t and colour c ever stand on s? (The palace, the
- * elephants' and advisors' points, pawns not behind their start.) */
-static bool point_reachable(PieceType t, Color c, Square s) {
-    int f = file_of(s), r = relative_rank(c, s);
-    switch (t) {
-    case KING: return f >= 3 && f <= 5 && r <= 2;
-    case ADVISOR: return (r == 1 && f == 4) || ((r == 0 || r == 2) && (f == 3 || f == 5));
-    case ELEPHANT: return ((r == 0 || r == 4) && (f == 2 || f == 6)) || (r == 2 && (f == 0 || f == 4 || f == 8));
-    case PAWN: return r >= 5 || (r >= 3 && f % 2 == 0);
-    default: return true;
-    }
-}
-
 /* q := p with the piece on `to` moved back to `from`, x on `to`, the
  * other side to move; true when q is legal and from-to a legal move in it.
  * q is left set up either way. */
@@ -120,9 +108,9 @@ bool egtb_en_prise(const Position *p, Piece x, uint64_t *state, Position *q, Mov
     int n = 0;
     for (Square to = 0; to < SQUARE_NB; to++) {
         Piece y = p->board[to];
-        if (y == NO_PIECE || color_of(y) == owner || !point_reachable(xt, owner, to)) continue;
+        if (y == NO_PIECE || color_of(y) == owner || !piece_point_reachable(xt, owner, to)) continue;
         for (Square from = 0; from < SQUARE_NB; from++)
-            if (p->board[from] == NO_PIECE && point_reachable(type_of(y), color_of(y), from) &&
+            if (p->board[from] == NO_PIECE && piece_point_reachable(type_of(y), color_of(y), from) &&
                 try_uncapture(p, x, from, to, q))
                 ways[n++] = make_move(from, to);
     }
