@@ -211,7 +211,7 @@ static int conduct_level(const SideRecord *r, RepConduct *conduct) {
 }
 
 RepJudgement rep_judge_cycle(const Position *pos, int start_ply) {
-    RepJudgement j = {REP_DRAW, {REP_IDLE, REP_IDLE}, start_ply};
+    RepJudgement j = {.verdict = REP_DRAW, .conduct = {REP_IDLE, REP_IDLE}, .start_ply = start_ply};
     assert(pos->game_ply > start_ply && (pos->game_ply - start_ply) % 2 == 0);
 
     Position *sp = scratch_at(pos, start_ply);
@@ -233,6 +233,7 @@ RepJudgement rep_judge_cycle(const Position *pos, int start_ply) {
         record_move(&rec[us], sp, id, &before);
     }
 
+    for (int c = 0; c < COLOR_NB; c++) j.idle_for_good[c] = !rec[c].all_check && !rec[c].chased;
     Color us = pos->side, them = (Color)!us;
     int ours = conduct_level(&rec[us], &j.conduct[us]), theirs = conduct_level(&rec[them], &j.conduct[them]);
     if (ours > theirs) j.verdict = REP_LOSS;

@@ -40,7 +40,12 @@ typedef enum { REP_IDLE = 0, REP_CHECK = 1, REP_CHASE = 2 } RepConduct;
 typedef struct {
     RepVerdict verdict;
     RepConduct conduct[COLOR_NB]; /* per colour: forbidden conduct, or REP_IDLE */
-    int start_ply;                /* history index of the earlier occurrence */
+    /* Per colour: idle for good, not every move a check and no one piece
+     * chased by every move, so no longer span from the same start can make
+     * that side an offender. (Idle by chasing the same two pieces with every
+     * move is not for good: a longer span may narrow it to one.) */
+    bool idle_for_good[COLOR_NB];
+    int start_ply; /* history index of the earlier occurrence */
 } RepJudgement;
 
 /* Judge the most recent repetition of the current position (since the last

@@ -60,6 +60,10 @@ static void perpetual_check_loses_for_the_checker(void **state) {
     assert_int_equal(j.conduct[RED], REP_CHECK);
     assert_int_equal(j.conduct[BLACK], REP_IDLE);
     assert_int_equal(j.verdict, REP_WIN); /* Black to move: the opponent is the checker */
+    /* A longer span from the same start could still be all checks for Red,
+     * never for Black, whose king moves checked nothing. */
+    assert_false(j.idle_for_good[RED]);
+    assert_true(j.idle_for_good[BLACK]);
     assert_int_equal(rep_judge(&Pos), REP_WIN);
     pos_make_move(&Pos, move_from_text("e9e8", 0));
     assert_int_equal(rep_judge(&Pos), REP_LOSS); /* Red to move: Red is the checker */
@@ -98,6 +102,8 @@ static void horse_chasing_an_unprotected_chariot_loses(void **state) {
     assert_int_equal(j.conduct[RED], REP_CHASE);
     assert_int_equal(j.conduct[BLACK], REP_IDLE);
     assert_int_equal(j.verdict, REP_LOSS); /* Red to move and Red chased */
+    assert_false(j.idle_for_good[RED]);
+    assert_true(j.idle_for_good[BLACK]);
     pos_make_move(&Pos, move_from_text("f5d4", 0));
     assert_int_equal(rep_judge(&Pos), REP_WIN); /* Black to move: the opponent chased */
 }
