@@ -3,9 +3,10 @@
  * scores of table results, and the root moves ranked by DTC, or by DTM
  * when a won root and all its children are in DTM files. Values the
  * repetition rules settled (DTC order > 0) rank by order first and stand
- * only where the repetitions already played agree (docs/egtb.md,
- * "Rule-settled values in play"). The WDL probe inside the tree is a step
- * of search_tree.c. */
+ * only where the repetitions already played agree; plain (order-0) values
+ * stand where no later occurrence of a repeated position can turn them
+ * (docs/egtb.md, "Rule-settled values in play"). The WDL probe inside
+ * the tree is a step of search_tree.c. */
 #include <string.h>
 
 #include "egtb/egtb_probe.h"
@@ -153,30 +154,63 @@ static bool fits_move_limit(const Position *root, int plies, int order) {
     return pos_state(root)->rule60 + plies + (order > 0 ? RULE_CYCLE_PLIES : 0) <= Options.draw_plies;
 }
 
+/* Could the table's line of an order-0 win for `winner` pass through pos,
+ * `reach` plies or fewer from the conversion? Every position of that line
+ * is an order-0 win for the winner (to move) or loss (the other side to
+ * move), of DTC at most reach. A position the tables cannot read counts as
+ * on the line. */
+static bool on_winning_line(const Position *pos, Color winner, int reach) {
+    EgtbDtc d;
+    if (!egtb_probe_dtc(pos, &d)) return true;
+    if (d.order != 0 || d.v == 0 || d.v > reach) return false;
+    bool mover_wins = !(d.v & 1);
+    return mover_wins == (pos->side == winner);
+}
+
+/* Does a repetition on the board (pos at its later occurrence, `first`
+ * the history index of its first) leave the root's table value standing?
+ * The referee judges a position's third occurrence from its first (docs/
+ * matches.md), so a cycle that began before the root reads moves the
+ * table never saw (docs/egtb.md, "Rule-settled values in play"):
+ * - order 0, a win or loss: the winner's line falls in DTC every ply, so
+ *   it passes each position once at most and can bring a third occurrence
+ *   only to a position that has already occurred twice and lies on the
+ *   line (an order-0 win for the same side, of DTC below the root's);
+ * - order 0, a draw: the side to move can lose it only as the offender of
+ *   a cycle; one that was idle for good in this cycle is never the offender
+ *   of any later occurrence of the position;
+ * - order k > 0, itself a verdict on a cycle: the cycle, judged from its
+ *   first occurrence as the referee judges it, must already go the
+ *   table's way (the loser the offender): the play-out of a rule win passes
+ *   through such repetitions before the third occurrence ends it. */
+static bool repetition_allows(const Position *pos, int first, const EgtbDtc *here, Color us) {
+    int want = here->v == 0 ? 0 : (here->v & 1) ? -1 : 1; /* for us */
+    if (here->order == 0 && want != 0) return !on_winning_line(pos, want > 0 ? us : (Color)!us, here->v - 1);
+    RepJudgement j = rep_judge_cycle(pos, first);
+    if (here->order == 0) return j.idle_for_good[us];
+    int for_us = j.verdict == REP_WIN ? 1 : j.verdict == REP_LOSS ? -1 : 0; /* for the side to move at pos */
+    if (pos->side != us) for_us = -for_us;
+    return for_us == want;
+}
+
 /* Does the game so far allow the table's value here? With no position
- * repeated since the last capture, every cycle still starts at or after
- * the root, as the table assumes. Otherwise an order-0 value is left to
- * the search (the played cycle, not the table, decides). A rule-settled
- * value (order > 0) is itself a verdict on a cycle, so it stands when every
- * repetition on the board, judged from its first occurrence as the referee
- * judges it, already goes the table's way (the loser is the offender): the
- * play-out of a rule win passes through such repetitions before the third
- * occurrence ends it. pos is the driver's copy of the root. */
-static bool history_allows(Position *pos, const EgtbDtc *here) {
+ * repeated since the last capture the table's assumption is kept, that
+ * cycles start at or after the root (a position seen once before needs
+ * two more occurrences to be judged). Otherwise every repetition on the
+ * board must leave the value standing (above); *repeated says whether
+ * there was one. pos is the driver's copy of the root. */
+static bool history_allows(Position *pos, const EgtbDtc *here, bool *repeated) {
     int window = imin(pos_state(pos)->rule60, pos->game_ply), root_ply = pos->game_ply;
     Color us = pos->side;
-    int want = (here->v & 1) ? -1 : 1; /* a rule value is never a draw */
+    *repeated = false;
     for (int e = 0; e <= window; e++) {
         if (e > 0) pos_unmake_move(pos); /* back to the next end of a cycle */
         int end = root_ply - e, first = -1;
         for (int j = end - 4; j >= root_ply - window; j -= 2)
             if (pos->history[j].key == pos->history[end].key) first = j;
         if (first < 0) continue;
-        if (here->order == 0) return false;
-        RepVerdict v = rep_judge_cycle(pos, first).verdict; /* for the side to move at end */
-        int for_us = v == REP_WIN ? 1 : v == REP_LOSS ? -1 : 0;
-        if (pos->side != us) for_us = -for_us;
-        if (for_us != want) return false;
+        *repeated = true;
+        if (!repetition_allows(pos, first, here, us)) return false;
     }
     return true;
 }
@@ -191,7 +225,8 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     if (!egtb_probe_dtc(root, &here)) return false;
     memcpy(&pos, root, sizeof pos);
     pos.nnue = NULL;
-    if (!history_allows(&pos, &here)) return false;
+    bool repeated;
+    if (!history_allows(&pos, &here, &repeated)) return false;
     if (here.v > 0 && !fits_move_limit(root, here.v - 1, here.order)) return false;
     memcpy(&pos, root, sizeof pos);
     pos.nnue = NULL;
@@ -204,10 +239,13 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     int wdl = here.v == 0 ? 0 : (here.v & 1) ? -1 : 1;
     if ((best > 0) != (wdl > 0) || (best == 0) != (wdl == 0)) return false; /* the children disagree: trust neither */
     /* The best win left may be longer than the root's v says, where the
-     * played cycles took the shortest away (judge_played_cycle). */
+     * played cycles took the shortest away (judge_played_cycle): it must
+     * fit the move limit, and with a repetition on the board its line may
+     * reach positions of DTC the root's check did not cover. */
     for (int i = 0; i < moves->count; i++)
         if (root_rank(&res[i]) == best && res[i].wdl > 0 && !res[i].capture && !res[i].ends &&
-            !fits_move_limit(root, res[i].dtc, res[i].order))
+            (!fits_move_limit(root, res[i].dtc, res[i].order) ||
+             (repeated && here.order == 0 && res[i].dtc > here.v - 1)))
             return false;
     /* A loss or a draw keeps the DTC ranking: resisting the conversion
      * longest gives the move limit its best chance. */

@@ -9,7 +9,11 @@
  * played out by tuong-match (engine against engine, both with the
  * tables), the referee must award White the game by Black's perpetual
  * check within the move limit. And a plain (order-0) win whose shortest
- * move would repeat a position the judge calls drawn keeps a longer win. */
+ * move would repeat a position the judge calls drawn keeps a longer win.
+ * With a repetition already on the board an order-0 value (KRKN, KNKP)
+ * stands where no later occurrence of the repeated positions can turn it
+ * (a draw whose side to move was idle in the cycle, a win whose line does
+ * not pass them) and is left to the search where one can. */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -32,6 +36,8 @@
 /* From 15044 and back: Kd2 Nf1+ Ke2 Nd0+, every Black move a check. */
 #define BLACK_CHECKS_ROUND " moves e2d2 d0f1 d2e2 f1d0"
 
+#define TABLES_LOADED "info string endgame tables: 5 with WDL, 5 with DTC"
+
 static EgtbSet Set;
 static char Dir[64];
 static int T5s;
@@ -42,10 +48,11 @@ static int setup(void **state) {
     T5s = eng_slow(5000);
     snprintf(Dir, sizeof Dir, "/tmp/tuong-egtb-rule-play-XXXXXX");
     if (!mkdtemp(Dir)) return -1;
-    static const char *const names[] = {"KRK", "KNK", "KRKN"};
+    static const char *const names[] = {"KRK", "KNK", "KPK", "KRKN", "KNKP"};
+    enum { NAMES = sizeof names / sizeof names[0] };
     egtb_set_init(&Set, "");
-    if (!egtb_test_build(&Set, names, 3, 2)) return -1;
-    for (int i = 0; i < 3; i++) {
+    if (!egtb_test_build(&Set, names, NAMES, 2)) return -1;
+    for (int i = 0; i < NAMES; i++) {
         char err[256];
         EgtbTable *t = egtb_test_table(&Set, names[i]);
         if (!egtb_xq_write_wdl(t, Dir, err, sizeof err) || !egtb_xq_write_dtc(t, Dir, err, sizeof err)) {
@@ -111,7 +118,7 @@ static void test_rule_win_scored_and_kept(void **state) {
     Engine e;
     eng_start_dialect(&e, "uci");
     eng_send(&e, "setoption name EGTBPath value %s", Dir);
-    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    eng_expect(&e, TABLES_LOADED, T5s, NULL, 0);
     expect_table_move(&e, "fen " EXAMPLE_FEN, "depth 1", KEEPS_THE_WIN, true);
     expect_table_move(&e, "fen " EXAMPLE_FEN, "depth 8", KEEPS_THE_WIN, true);
     expect_table_move(&e, "fen " EXAMPLE_AFTER_KD2, "depth 1", KEEPS_CHECKING, false);
@@ -130,7 +137,7 @@ static void test_rule_win_through_a_repetition(void **state) {
     Engine e;
     eng_start_dialect(&e, "uci");
     eng_send(&e, "setoption name EGTBPath value %s", Dir);
-    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    eng_expect(&e, TABLES_LOADED, T5s, NULL, 0);
     expect_table_move(&e, "fen " EXAMPLE_FEN BLACK_CHECKS_ROUND, "depth 1", KEEPS_THE_WIN, true);
     expect_table_move(&e, "fen " EXAMPLE_FEN BLACK_CHECKS_ROUND, "depth 8", KEEPS_THE_WIN, true);
     eng_send(&e, "quit");
@@ -151,7 +158,7 @@ static void test_rule_win_not_claimed_after_an_idle_cycle(void **state) {
     Engine e;
     eng_start_dialect(&e, "uci");
     eng_send(&e, "setoption name EGTBPath value %s", Dir);
-    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    eng_expect(&e, TABLES_LOADED, T5s, NULL, 0);
     static const char *const Go[] = {"depth 1", "depth 8"};
     for (int i = 0; i < 2; i++) {
         char best[16];
@@ -181,7 +188,7 @@ static void test_table_win_avoids_a_drawn_repetition(void **state) {
     Engine e;
     eng_start_dialect(&e, "uci");
     eng_send(&e, "setoption name EGTBPath value %s", Dir);
-    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    eng_expect(&e, TABLES_LOADED, T5s, NULL, 0);
     static const char *const Go[] = {"depth 1", "depth 6"};
     for (int i = 0; i < 2; i++) {
         char best[16];
@@ -219,7 +226,7 @@ static void test_rule_win_near_the_move_limit(void **state) {
     Engine e;
     eng_start_dialect(&e, "uci");
     eng_send(&e, "setoption name EGTBPath value %s", Dir);
-    eng_expect(&e, "info string endgame tables: 3 with WDL, 3 with DTC", T5s, NULL, 0);
+    eng_expect(&e, TABLES_LOADED, T5s, NULL, 0);
     expect_table_move(&e, "fen 9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 79 1", "depth 1", KEEPS_THE_WIN, true);
     char best[16];
     int cp;
@@ -231,6 +238,147 @@ static void test_rule_win_near_the_move_limit(void **state) {
     eng_send(&e, "quit");
     assert_int_equal(eng_wait(&e, T5s), 0);
     eng_finish(&e);
+}
+
+/* An engine speaking UCI with the test's tables loaded. */
+static void start_with_tables(Engine *e) {
+    eng_start_dialect(e, "uci");
+    eng_send(e, "setoption name EGTBPath value %s", Dir);
+    eng_expect(e, TABLES_LOADED, T5s, NULL, 0);
+}
+
+static void stop_engine(Engine *e) {
+    eng_send(e, "quit");
+    assert_int_equal(eng_wait(e, T5s), 0);
+    eng_finish(e);
+}
+
+static bool is_one_of(const char *move, const char *const *moves, int count) {
+    for (int i = 0; i < count; i++)
+        if (!strcmp(move, moves[i])) return true;
+    return false;
+}
+
+/* KNKP, order 0, drawn with Black to move (pawn c3, horse d5): Black's
+ * pawn and White's horse went round a cycle (c3b3 d5e3 b3c3 e3d5, the
+ * start again), idle both, then Ke8-d8 Kd0-e0. The repetition on the board
+ * can never be judged against Black, idle in it for good, so the table
+ * keeps the draw: a pawn move (the king's moves lose), scored as a draw,
+ * not the search's material count (cp -60 at depth 1 when the search
+ * decided alone). UCI. */
+#define IDLE_DRAW_START "9/4k4/9/9/3N5/9/2p6/9/9/3K5 b - - 0 1"
+#define IDLE_DRAW_GAME " moves c3b3 d5e3 b3c3 e3d5 e8d8 d0e0"
+static void test_table_draw_kept_after_an_idle_repetition(void **state) {
+    (void)state;
+    Engine e;
+    start_with_tables(&e);
+    static const char *const Draws[] = {"c3c2", "c3b3", "c3d3"};
+    static const char *const Go[] = {"depth 1", "depth 8"};
+    for (int i = 0; i < 2; i++) {
+        char best[16];
+        int cp;
+        bool mate;
+        eng_send(&e, "position fen " IDLE_DRAW_START IDLE_DRAW_GAME);
+        eng_send(&e, "go %s", Go[i]);
+        read_best(&e, best, &cp, &mate);
+        if (!is_one_of(best, Draws, 3)) fail_msg("go %s: bestmove %s, not a table draw", Go[i], best);
+        if (mate || cp != 0) fail_msg("go %s: score %s %d, want the table's draw", Go[i], mate ? "mate" : "cp", cp);
+    }
+    stop_engine(&e);
+}
+
+/* The root moves the engine searched at `go`, MultiPV set to their
+ * number or more: the first move of every line it reported. */
+static int searched_moves(Engine *e, const char *position, const char *go, char moves[][16], int max) {
+    char line[ENG_LINE];
+    int count = 0;
+    eng_send(e, "position %s", position);
+    eng_send(e, "go %s", go);
+    for (;;) {
+        if (!eng_read_line(e, line, sizeof line, eng_slow(20000))) {
+            eng_dump(e);
+            fail_msg("no bestmove");
+        }
+        if (!strncmp(line, "bestmove ", 9)) break;
+        const char *pv = strstr(line, " pv ");
+        char move[16];
+        if (!pv || !strstr(line, " multipv ") || sscanf(pv + 4, "%15s", move) != 1) continue;
+        bool seen = false;
+        for (int i = 0; i < count; i++) seen = seen || !strcmp(moves[i], move);
+        if (!seen && count < max) strcpy(moves[count++], move);
+    }
+    return count;
+}
+
+/* KNKP, order 0, drawn with White to move: the horse went round a cycle
+ * chasing the unprotected pawn with every move (b4d5 attacks c3, the pawn
+ * steps to d3; d5b4 attacks d3, the pawn steps back), Black idle. Were
+ * White to keep chasing into the position's third occurrence, the referee
+ * would judge the cycle from its first occurrence and White would lose:
+ * the table's draw no longer stands on its own, so the root is left to the
+ * search, which searches every move, the table's losses (b4d3, b4c2)
+ * too. UCI, MultiPV. */
+#define CHASE_DRAW_START "9/4k4/9/9/9/1N7/2p6/9/9/3K5 w - - 0 1"
+#define CHASE_DRAW_GAME " moves b4d5 c3d3 d5b4 d3c3"
+static void test_table_draw_left_to_the_search_after_own_chase(void **state) {
+    (void)state;
+    Engine e;
+    start_with_tables(&e);
+    eng_send(&e, "setoption name MultiPV value 16");
+    char moves[16][16];
+    int n = searched_moves(&e, "fen " CHASE_DRAW_START CHASE_DRAW_GAME, "depth 1", moves, 16);
+    static const char *const TableLosses[] = {"b4d3", "b4c2"};
+    for (int i = 0; i < 2; i++) {
+        bool searched = false;
+        for (int j = 0; j < n; j++) searched = searched || !strcmp(moves[j], TableLosses[i]);
+        if (!searched) fail_msg("%s not searched (%d moves): the table ranked the root", TableLosses[i], n);
+    }
+    stop_engine(&e);
+}
+
+/* KRKN, order 0, won in 5 (Ra5-e5+, the one shortest move): White and
+ * Black idled round a cycle back to the root (Ra5-b5 Ke8-e7 Rb5-a5
+ * Ke7-e8). The one repeated position, the root, is not on the table's
+ * line (every position there is nearer the conversion), so the line can
+ * bring no third occurrence: the table's win and move stand (the search
+ * alone scored cp 200 or so). UCI. */
+#define OFF_LINE_START "9/4k4/9/9/R8/9/9/5n3/9/3K5 w - - 0 1"
+#define OFF_LINE_GAME " moves a5b5 e8e7 b5a5 e7e8"
+#define SHORTEST_WIN "a5e5"
+static void test_table_win_kept_past_an_off_line_repetition(void **state) {
+    (void)state;
+    Engine e;
+    start_with_tables(&e);
+    expect_table_move(&e, "fen " OFF_LINE_START OFF_LINE_GAME, "depth 1", SHORTEST_WIN, true);
+    expect_table_move(&e, "fen " OFF_LINE_START OFF_LINE_GAME, "depth 8", SHORTEST_WIN, true);
+    stop_engine(&e);
+}
+
+/* The same root reached otherwise: the game started at the position
+ * after Ra5-e5+ Ke8-f8 (White to move, won in 3), went round a cycle back
+ * to it (Re5-d5 Kf8-f7 Rd5-e5 Kf7-f8), then Re5-a5 Kf8-e8. The table's one
+ * shortest move, Ra5-e5+, lets Black answer Ke8-f8 into that position's
+ * third occurrence, which the referee judges from its first: both sides
+ * idle, a draw. So no table score: the search decides, and at depth 8 sees
+ * the repetition and plays another move. UCI. */
+#define ON_LINE_START "9/5k3/9/9/4R4/9/9/5n3/9/3K5 w - - 0 1"
+#define ON_LINE_GAME " moves e5d5 f8f7 d5e5 f7f8 e5a5 f8e8"
+static void test_table_win_left_to_the_search_when_its_line_meets_a_repetition(void **state) {
+    (void)state;
+    Engine e;
+    start_with_tables(&e);
+    static const char *const Go[] = {"depth 1", "depth 8"};
+    for (int i = 0; i < 2; i++) {
+        char best[16];
+        int cp;
+        bool mate;
+        eng_send(&e, "position fen " ON_LINE_START ON_LINE_GAME);
+        eng_send(&e, "go %s", Go[i]);
+        read_best(&e, best, &cp, &mate);
+        if (!mate && is_table_win(cp)) fail_msg("go %s: score cp %d, a table win through a third occurrence", Go[i], cp);
+        if (i == 1 && !strcmp(best, SHORTEST_WIN)) fail_msg("go %s: %s lets Black repeat a third time", Go[i], best);
+    }
+    stop_engine(&e);
 }
 
 /* tuong-match plays 15044 out, Tuong against itself with the tables on
@@ -280,6 +428,10 @@ int main(void) {
         cmocka_unit_test(test_rule_win_not_claimed_after_an_idle_cycle),
         cmocka_unit_test(test_rule_win_near_the_move_limit),
         cmocka_unit_test(test_table_win_avoids_a_drawn_repetition),
+        cmocka_unit_test(test_table_draw_kept_after_an_idle_repetition),
+        cmocka_unit_test(test_table_draw_left_to_the_search_after_own_chase),
+        cmocka_unit_test(test_table_win_kept_past_an_off_line_repetition),
+        cmocka_unit_test(test_table_win_left_to_the_search_when_its_line_meets_a_repetition),
         cmocka_unit_test(test_played_out_referee_awards_the_rule_win),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
