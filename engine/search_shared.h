@@ -111,6 +111,12 @@ void search_tree_init_tables(void);
  * each kept move's table score; false (moves untouched) when the tables
  * cannot decide the root. Sets Shared.root_tb_rule. */
 bool tb_rank_root(const Position *root, MoveList *moves, Score *scores);
+/* search_tb.c: the plies, at most, from pos (a rule-settled win or loss,
+ * DTC order > 0) to where the game ends or converts, the loser delaying
+ * as long as it can and the winner keeping to the table's line; false when
+ * the tables cannot bound it (too many positions to go through, a table
+ * missing). Only the driver calls it (the root ranking, the tests). */
+bool tb_rule_win_plies(const Position *pos, int *plies);
 /* search_tb.c: the score of a WDL result at ply. */
 Score tb_score(int wdl, int ply, Score draw);
 

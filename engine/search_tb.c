@@ -3,7 +3,8 @@
  * scores of table results, and the root moves ranked by DTC, or by DTM
  * when a won root and all its children are in DTM files. Values the
  * repetition rules settled (DTC order > 0) rank by order first and stand
- * only where the repetitions already played agree; plain (order-0) values
+ * only where the repetitions already played agree and a bound on the
+ * loser's cycles fits the move limit; plain (order-0) values
  * stand where no later occurrence of a repeated position can turn them
  * (docs/egtb.md, "Rule-settled values in play"). The WDL probe inside
  * the tree is a step of search_tree.c. */
@@ -15,17 +16,16 @@
 #include "repetition.h"
 #include "search_shared.h"
 
-/* Plies allowed, beyond a rule-settled value's v - 1, for the loser's
- * forced cycle to come round to the referee's verdict (the third
- * occurrence of a position, docs/matches.md): the table counts plies only
- * to the first position where the loser can do nothing but check or chase
- * (v = 1), not to the repetition that ends the game. The loser can delay
- * that repetition by at most two visits to each position of its cycle: in
- * the KRKN worked example 7 positions (14 plies), and the play-out takes 7
- * (docs/egtb.md, "Rule-settled values in play"). A measured allowance, not a
- * bound: a rule-settled value whose v - 1 and this allowance do not fit
- * the move limit is left to the search. */
-enum { RULE_CYCLE_PLIES = 40 };
+/* The positions a rule-settled win's bound may enumerate (tb_rule_win_plies):
+ * past this many the bound is not computed and the root is left to the
+ * search. The KRKN worked example needs 7 (0.02 ms once its blocks are
+ * decoded, about 3 us a position); a few thousand stay far below a
+ * second at the root, once per go. REGION_MAX_MEN caps the
+ * men (kings included) of a position stored for it, beyond any table's;
+ * REGION_SLOTS (a power of two, twice the cap) sizes its visited set. */
+enum { RULE_REGION_CAP = 4096, REGION_MAX_MEN = 12, REGION_SLOTS = 2 * RULE_REGION_CAP };
+_Static_assert((REGION_SLOTS & (REGION_SLOTS - 1)) == 0 && RULE_REGION_CAP < 65535,
+               "a region slot holds an entry's number");
 
 /* The root ranking orders wins by (order, v) as the tables settle them: a
  * lower order first (it rests on fewer rule rounds; order 0 on none), then
@@ -146,12 +146,161 @@ static bool dtm_keep(const Position *root, MoveList *moves, const RootResult *re
     return true;
 }
 
-/* Do `plies` to the conversion (or, for a value of order > 0, to the rule
- * loss, and the loser's cycle after it) fit the move limit? If not, the
- * table's win may be a draw by the limit, which the search judges. */
-static bool fits_move_limit(const Position *root, int plies, int order) {
+/* Do `plies` more, counted to the position the game ends at (or to the
+ * conversion's v = 1, for an order-0 value), fit the move limit? If not,
+ * the table's win may be a draw by the limit, which the search judges. */
+static bool fits_move_limit(const Position *root, int plies) {
+    return Options.draw_plies <= 0 || pos_state(root)->rule60 + plies <= Options.draw_plies;
+}
+
+/* A position of a rule-settled win's region, as men on points: enough to
+ * set it up again and probe it (the tables ignore the history). */
+typedef struct {
+    uint8_t men;
+    uint8_t side;
+    Piece piece[REGION_MAX_MEN];
+    uint8_t point[REGION_MAX_MEN];
+} RegionEntry;
+
+/* The region of a rule-settled win (tb_rule_win_plies): the positions found,
+ * in the order found (also the queue of the breadth-first walk), their
+ * keys, and the set of them (open addressing on the key, each slot the
+ * entry's number + 1, 0 a free slot). */
+typedef struct {
+    RegionEntry entry[RULE_REGION_CAP];
+    Key key[RULE_REGION_CAP];
+    uint16_t slot[REGION_SLOTS];
+    int count;
+    int longest_exit; /* the largest v of an order-0 position one move out */
+} Region;
+
+static bool region_store(const Position *pos, RegionEntry *e) {
+    e->men = 0;
+    e->side = (uint8_t)pos->side;
+    for (Square s = 0; s < SQUARE_NB; s++) {
+        if (pos->board[s] == NO_PIECE) continue;
+        if (e->men == REGION_MAX_MEN) return false;
+        e->piece[e->men] = pos->board[s];
+        e->point[e->men++] = (uint8_t)s;
+    }
+    return true;
+}
+
+static void region_setup(const RegionEntry *e, Position *pos) {
+    pos_clear(pos);
+    for (int i = 0; i < e->men; i++)
+        pos_put_piece(pos, e->piece[i], e->point[i]);
+    pos->side = (Color)e->side;
+    pos_finish_setup(pos);
+}
+
+/* Add pos to the region unless already there; false when the region is
+ * full or pos cannot be stored (then no bound). */
+static bool region_add(Region *r, const Position *pos) {
+    Key key = pos_key(pos);
+    unsigned i = (unsigned)(key >> 32) & (REGION_SLOTS - 1);
+    for (; r->slot[i]; i = (i + 1) & (REGION_SLOTS - 1))
+        if (r->key[r->slot[i] - 1] == key) return true;
+    if (r->count == RULE_REGION_CAP || !region_store(pos, &r->entry[r->count])) return false;
+    r->key[r->count++] = key;
+    r->slot[i] = (uint16_t)r->count;
+    return true;
+}
+
+/* Follow move m from pos (a position of the region) with the child's
+ * table result r: a capture or a mate ends the game (a capture restarts
+ * the no-capture count), an order-0 child is a way out whose conversion
+ * takes at most its v plies more, and a rule-settled child joins the
+ * region. */
+static bool region_follow(Region *reg, Position *pos, Move m, const RootResult *r) {
+    if (r->capture || r->ends) return true;
+    if (r->order == 0) {
+        reg->longest_exit = imax(reg->longest_exit, r->dtc);
+        return true;
+    }
+    pos_make_move(pos, m);
+    bool ok = region_add(reg, pos);
+    pos_unmake_move(pos);
+    return ok;
+}
+
+/* Expand one position of the region: the winner (to move) keeps to the
+ * moves the root ranking would keep, the loser may play any move. false
+ * when a child is not in the tables, the loser has a move that does not
+ * lose, or the region overflows. */
+static bool region_expand(Region *reg, Position *pos) {
+    RootResult res[MAX_MOVES];
+    uint64_t probes = 0; /* the bound's probes are not the root's tbhits */
+    MoveList moves;
+    gen_legal(pos, &moves);
+    int best = -(1 << 30);
+    for (int i = 0; i < moves.count; i++) {
+        if (!root_result(pos, moves.moves[i], &res[i], &probes)) return false;
+        best = imax(best, root_rank(&res[i]));
+    }
+    bool winner = best > 0;
+    for (int i = 0; i < moves.count; i++) {
+        if (!winner && res[i].wdl >= 0) return false;
+        if ((!winner || root_rank(&res[i]) == best) && !region_follow(reg, pos, moves.moves[i], &res[i])) return false;
+    }
+    return true;
+}
+
+/* The plies, at most, from pos (a rule-settled win or loss) to where the
+ * game ends: the loser's last cycle judged at a position's third
+ * occurrence, a mate, or a capture (after which the count starts again).
+ * The winner keeps to the table's line (the moves the root ranking keeps),
+ * which never leaves the rule-settled region (an order-k win has no move
+ * to a loss of lower order); the loser may play anything, and every move
+ * it has leads to a win of order k or below. The region is every
+ * position so reachable with a value of order above 0. Along the game no
+ * position occurs a third time before the end, so the game spends at most
+ * 2 x |region| positions in it, the last move out of it ending the game
+ * or reaching an order-0 win, whose DTC strictly falls from then on (no
+ * repetition is possible): v plies at most to the capture. Hence
+ * 2 x |region| + the largest such v. Orders never rise along the game, so
+ * the region holds every cycle the loser can go round. The repetitions of
+ * the game before pos only bring the third occurrence sooner. false (no
+ * bound) past RULE_REGION_CAP positions or where a table cannot be read. */
+bool tb_rule_win_plies(const Position *pos, int *plies) {
+    static Region reg; /* the driver's only, as the root ranking */
+    static Position walk;
+    memset(reg.slot, 0, sizeof reg.slot);
+    reg.count = 0;
+    reg.longest_exit = 0;
+    if (!region_add(&reg, pos)) return false;
+    for (int head = 0; head < reg.count; head++) {
+        region_setup(&reg.entry[head], &walk);
+        if (!region_expand(&reg, &walk)) return false;
+    }
+    *plies = 2 * reg.count + reg.longest_exit;
+    return true;
+}
+
+/* Does a win or loss fit the move limit from pos, `before` plies after
+ * the root? An order-0 value takes v - 1 plies to its conversion; a
+ * rule-settled one what tb_rule_win_plies bounds, or is not trusted. */
+static bool value_fits_move_limit(const Position *root, const Position *pos, const EgtbDtc *d, int before) {
     if (Options.draw_plies <= 0) return true;
-    return pos_state(root)->rule60 + plies + (order > 0 ? RULE_CYCLE_PLIES : 0) <= Options.draw_plies;
+    int plies = d->v - 1;
+    if (d->order > 0 && !tb_rule_win_plies(pos, &plies)) return false;
+    return fits_move_limit(root, before + plies);
+}
+
+/* The same for the child a root move m leads to, of table result r, at a
+ * root of value here. A child on the table's line (the order and v the
+ * root's own value stands on) is inside the game the root's bound covers,
+ * which needs no second look; any other rule-settled child (a longer win
+ * kept where the played cycles took the shortest away) gets its own. */
+static bool child_fits_move_limit(const Position *root, Position *pos, Move m, const RootResult *r,
+                                  const EgtbDtc *here) {
+    if (r->order == 0) return fits_move_limit(root, r->dtc);
+    if (r->order == here->order && r->dtc + 1 == here->v) return true;
+    pos_make_move(pos, m);
+    EgtbDtc d = {.v = (uint16_t)r->dtc, .order = (uint8_t)r->order};
+    bool fits = value_fits_move_limit(root, pos, &d, 1);
+    pos_unmake_move(pos);
+    return fits;
 }
 
 /* Could the table's line of an order-0 win for `winner` pass through pos,
@@ -227,9 +376,9 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
     pos.nnue = NULL;
     bool repeated;
     if (!history_allows(&pos, &here, &repeated)) return false;
-    if (here.v > 0 && !fits_move_limit(root, here.v - 1, here.order)) return false;
-    memcpy(&pos, root, sizeof pos);
+    memcpy(&pos, root, sizeof pos); /* history_allows walked it back */
     pos.nnue = NULL;
+    if (here.v > 0 && !value_fits_move_limit(root, &pos, &here, 0)) return false;
     RootResult res[MAX_MOVES];
     int best = -(1 << 30);
     for (int i = 0; i < moves->count; i++) {
@@ -244,7 +393,7 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores) {
      * reach positions of DTC the root's check did not cover. */
     for (int i = 0; i < moves->count; i++)
         if (root_rank(&res[i]) == best && res[i].wdl > 0 && !res[i].capture && !res[i].ends &&
-            (!fits_move_limit(root, res[i].dtc, res[i].order) ||
+            (!child_fits_move_limit(root, &pos, moves->moves[i], &res[i], &here) ||
              (repeated && here.order == 0 && res[i].dtc > here.v - 1)))
             return false;
     /* A loss or a draw keeps the DTC ranking: resisting the conversion

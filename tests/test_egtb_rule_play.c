@@ -8,7 +8,9 @@
  * check; the loser must keep to its checks; and,
  * played out by tuong-match (engine against engine, both with the
  * tables), the referee must award White the game by Black's perpetual
- * check within the move limit. And a plain (order-0) win whose shortest
+ * check within the move limit, whose no-capture count the bound on the
+ * game's length (the region the loser can reach) must fit. And a plain
+ * (order-0) win whose shortest
  * move would repeat a position the judge calls drawn keeps a longer win.
  * With a repetition already on the board an order-0 value (KRKN, KNKP)
  * stands where no later occurrence of the repeated positions can turn it
@@ -20,11 +22,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "egtb/egtb_index.h"
+#include "egtb/egtb_probe.h"
 #include "egtb_solve.h"
 #include "egtb_test_tables.h"
 #include "egtb_xq.h"
 #include "engine_proc.h"
+#include "fen.h"
 #include "score.h"
+#include "search_shared.h"
 
 #define EXAMPLE_FEN "9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 0 1"
 #define EXAMPLE_AFTER_KD2 "9/9/5k3/9/9/1R7/9/3K5/9/3n5 b - - 0 1"
@@ -215,26 +221,61 @@ static void test_table_win_avoids_a_drawn_repetition(void **state) {
     eng_finish(&e);
 }
 
-/* The same root with the no-capture count so high that the table's plies
- * to the rule loss (v - 1 = 1) and the allowance for the loser's cycle
- * (search_tb.c, RULE_CYCLE_PLIES = 40) no longer fit the 120-ply limit:
- * the root ranking leaves it to the search, which reports no table score
- * (the move limit might draw the game first); one ply lower it still
- * does. */
+/* The bound on a rule-settled win's length (search_tb.c,
+ * tb_rule_win_plies), in process on the test's files. From 15044, the
+ * winner keeping to the table's line and the loser playing anything, 7
+ * positions of order 1 are reachable (docs/egtb.md, "Rule-settled values
+ * in play"): the loser can spend at most two visits on each before a third
+ * occurrence ends the game, 14 plies, and then step out of the cycle into
+ * an order-0 loss instead, the longest Nc2 at 15043 (White's win v = 10:
+ * 10 plies more to the capture). 14 + 10 = 24, where the fixed allowance
+ * it replaces claimed v - 1 + 40 = 41. And every rule-settled position of
+ * KRKN gets a bound (no table missing, no region past the cap), at least
+ * its v plies to the rule loss and the referee's verdict beyond. */
+#define EXAMPLE_BOUND 24
+static void test_rule_win_bound(void **state) {
+    (void)state;
+    assert_true(egtb_load(Dir, NULL, NULL) > 0);
+    Position pos;
+    char err[128];
+    assert_true(fen_parse(&pos, EXAMPLE_FEN, err, sizeof err));
+    int plies = -1;
+    assert_true(tb_rule_win_plies(&pos, &plies));
+    assert_int_equal(plies, EXAMPLE_BOUND);
+    EgtbTable *t = egtb_test_table(&Set, "KRKN");
+    int rule_settled = 0;
+    for (int c = 0; c < COLOR_NB; c++)
+        for (uint64_t i = 0; i < t->lay.positions; i++) {
+            EgtbDtc d;
+            if (!egtb_table_order(t, c, i) || !egtb_decode(&t->lay, i, (Color)c, &pos)) continue;
+            if (!egtb_probe_dtc(&pos, &d) || d.order == 0) continue;
+            if (!tb_rule_win_plies(&pos, &plies)) fail_msg("KRKN %d/%llu: no bound", c, (unsigned long long)i);
+            if (plies < d.v) fail_msg("KRKN %d/%llu: bound %d below v %d", c, (unsigned long long)i, plies, d.v);
+            rule_settled++;
+        }
+    assert_int_equal(rule_settled, 312 + 315 + 970); /* docs/egtb.md, the table of rule-settled counts */
+    egtb_unload();
+}
+
+/* The same root with the no-capture count so high that the bound on the
+ * rule win (24 plies, above) no longer fits the 120-ply limit: the root
+ * ranking leaves it to the search, which reports no table score (the move
+ * limit might draw the game first); one ply lower it still does. The
+ * fixed allowance this bound replaced gave up the win from 80 on. */
 static void test_rule_win_near_the_move_limit(void **state) {
     (void)state;
     Engine e;
     eng_start_dialect(&e, "uci");
     eng_send(&e, "setoption name EGTBPath value %s", Dir);
     eng_expect(&e, TABLES_LOADED, T5s, NULL, 0);
-    expect_table_move(&e, "fen 9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 79 1", "depth 1", KEEPS_THE_WIN, true);
+    expect_table_move(&e, "fen 9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 96 1", "depth 1", KEEPS_THE_WIN, true);
     char best[16];
     int cp;
     bool mate;
-    eng_send(&e, "position fen 9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 80 1");
+    eng_send(&e, "position fen 9/9/5k3/9/9/1R7/9/4K4/9/3n5 w - - 97 1");
     eng_send(&e, "go depth 1");
     read_best(&e, best, &cp, &mate);
-    if (!mate && is_table_win(cp)) fail_msg("rule60 80: score cp %d, a table win past the limit", cp);
+    if (!mate && is_table_win(cp)) fail_msg("rule60 97: score cp %d, a table win past the limit", cp);
     eng_send(&e, "quit");
     assert_int_equal(eng_wait(&e, T5s), 0);
     eng_finish(&e);
@@ -426,6 +467,7 @@ int main(void) {
         cmocka_unit_test(test_rule_win_scored_and_kept),
         cmocka_unit_test(test_rule_win_through_a_repetition),
         cmocka_unit_test(test_rule_win_not_claimed_after_an_idle_cycle),
+        cmocka_unit_test(test_rule_win_bound),
         cmocka_unit_test(test_rule_win_near_the_move_limit),
         cmocka_unit_test(test_table_win_avoids_a_drawn_repetition),
         cmocka_unit_test(test_table_draw_kept_after_an_idle_repetition),
