@@ -20,13 +20,32 @@
 #include "fen.h"
 #include "movegen.h"
 
+/* Under ThreadSanitizer (CI's third run of the suite) KRKAN and the tables
+ * only it needs are left out: its values are checked by the plain and the
+ * ASan runs, and the two threads run the same code on KRKN and KRKR, while
+ * KRKAN, four times KRKN's size, made this the longest test of that run
+ * (439 s of CI's 30 minutes). */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
+
 static EgtbSet Set;
+
+static bool is_built(const char *name) { return !UNDER_TSAN || strcmp(name, "KRKAN") != 0; }
 
 static int build_all(void **state) {
     (void)state;
-    static const char *const names[] = {"KRK", "KNK", "KRKA", "KANK", "KRKN", "KRKR", "KRKAN"};
+    static const char *const names[] = {"KRK", "KNK", "KRKN", "KRKR", "KRKA", "KANK", "KRKAN"};
+    int count = (int)(sizeof names / sizeof names[0]) - (UNDER_TSAN ? 3 : 0); /* the last three: KRKAN's */
     egtb_set_init(&Set, "");
-    return egtb_test_build_dtm(&Set, names, sizeof names / sizeof names[0], 2) ? 0 : -1;
+    return egtb_test_build_dtm(&Set, names, count, 2) ? 0 : -1;
 }
 
 static int free_all(void **state) {
@@ -93,7 +112,7 @@ static const struct {
 static void test_counts_are_xiangqitbs(void **state) {
     (void)state;
     for (size_t k = 0; k < sizeof Info / sizeof Info[0]; k++)
-        check_counts(Info[k].name, Info[k].win, Info[k].loss, Info[k].draw, Info[k].longest);
+        if (is_built(Info[k].name)) check_counts(Info[k].name, Info[k].win, Info[k].loss, Info[k].draw, Info[k].longest);
 }
 
 /* XXH64 of both DTM arrays (illegal indices EGTB_ILLEGAL), from tables
@@ -105,6 +124,7 @@ static void test_hashes(void **state) {
         uint64_t hash;
     } Ref[] = {{"KRKN", 0x51b014c3fdcefc7bull}, {"KRKR", 0x59f2369acd7c5ad9ull}, {"KRKAN", 0xe4109ee3e73a7f07ull}};
     for (size_t k = 0; k < sizeof Ref / sizeof Ref[0]; k++) {
+        if (!is_built(Ref[k].name)) continue;
         EgtbTable *t = egtb_test_table(&Set, Ref[k].name);
         size_t bytes = t->lay.positions * sizeof(uint16_t);
         uint64_t h = egtb_xxh64(t->dtm[BLACK], bytes, egtb_xxh64(t->dtm[RED], bytes, 0));
