@@ -25,14 +25,9 @@
  * ASan runs, and the two threads run the same code on KRKN and KRKR, while
  * KRKAN, four times KRKN's size, made this the longest test of that run
  * (439 s of CI's 30 minutes). */
-#if defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__) /* as test_stress_edges.c detects it */
 #define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
+#else
 #define UNDER_TSAN 0
 #endif
 
