@@ -117,6 +117,9 @@ bool tb_rank_root(const Position *root, MoveList *moves, Score *scores);
  * the tables cannot bound it (too many positions to go through, a table
  * missing). Only the driver calls it (the root ranking, the tests). */
 bool tb_rule_win_plies(const Position *pos, int *plies);
+/* The same with the region capped at cap positions (at most the engine's
+ * RULE_REGION_CAP): past it, false. For the tests of the overflow. */
+bool tb_rule_win_plies_within(const Position *pos, int cap, int *plies);
 /* search_tb.c: the score of a WDL result at ply. */
 Score tb_score(int wdl, int ply, Score draw);
 

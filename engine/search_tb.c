@@ -171,6 +171,7 @@ typedef struct {
     Key key[RULE_REGION_CAP];
     uint16_t slot[REGION_SLOTS];
     int count;
+    int cap;          /* at most RULE_REGION_CAP: the tests set less to reach the overflow */
     int longest_exit; /* the largest v of an order-0 position one move out */
 } Region;
 
@@ -201,7 +202,7 @@ static bool region_add(Region *r, const Position *pos) {
     unsigned i = (unsigned)(key >> 32) & (REGION_SLOTS - 1);
     for (; r->slot[i]; i = (i + 1) & (REGION_SLOTS - 1))
         if (r->key[r->slot[i] - 1] == key) return true;
-    if (r->count == RULE_REGION_CAP || !region_store(pos, &r->entry[r->count])) return false;
+    if (r->count == r->cap || !region_store(pos, &r->entry[r->count])) return false;
     r->key[r->count++] = key;
     r->slot[i] = (uint16_t)r->count;
     return true;
@@ -262,11 +263,14 @@ static bool region_expand(Region *reg, Position *pos) {
  * the region holds every cycle the loser can go round. The repetitions of
  * the game before pos only bring the third occurrence sooner. false (no
  * bound) past RULE_REGION_CAP positions or where a table cannot be read. */
-bool tb_rule_win_plies(const Position *pos, int *plies) {
+bool tb_rule_win_plies(const Position *pos, int *plies) { return tb_rule_win_plies_within(pos, RULE_REGION_CAP, plies); }
+
+bool tb_rule_win_plies_within(const Position *pos, int cap, int *plies) {
     static Region reg; /* the driver's only, as the root ranking */
     static Position walk;
     memset(reg.slot, 0, sizeof reg.slot);
     reg.count = 0;
+    reg.cap = imax(1, imin(cap, RULE_REGION_CAP));
     reg.longest_exit = 0;
     if (!region_add(&reg, pos)) return false;
     for (int head = 0; head < reg.count; head++) {

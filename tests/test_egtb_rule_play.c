@@ -257,6 +257,31 @@ static void test_rule_win_bound(void **state) {
     egtb_unload();
 }
 
+/* A region past the cap gives no bound, never a short one: the worked
+ * example's region is 7 positions (the bound 2 x 7 + 10 above), so a cap
+ * of 7 still bounds it at 24 and a cap of 6 gives none, which leaves the
+ * root to the search (value_fits_move_limit). The engine's cap (4096)
+ * holds every KRKN region, as the test above shows; no table built here
+ * has a region past it. */
+#define EXAMPLE_REGION 7
+static void test_rule_win_bound_past_the_cap(void **state) {
+    (void)state;
+    assert_true(egtb_load(Dir, NULL, NULL) > 0);
+    Position pos;
+    char err[128];
+    assert_true(fen_parse(&pos, EXAMPLE_FEN, err, sizeof err));
+    int plies = -1;
+    assert_true(tb_rule_win_plies_within(&pos, EXAMPLE_REGION, &plies));
+    assert_int_equal(plies, EXAMPLE_BOUND);
+    plies = -1;
+    assert_false(tb_rule_win_plies_within(&pos, EXAMPLE_REGION - 1, &plies));
+    assert_int_equal(plies, -1);
+    assert_false(tb_rule_win_plies_within(&pos, 1, &plies));
+    assert_true(tb_rule_win_plies(&pos, &plies)); /* the static region is reset by each call */
+    assert_int_equal(plies, EXAMPLE_BOUND);
+    egtb_unload();
+}
+
 /* The same root with the no-capture count so high that the bound on the
  * rule win (24 plies, above) no longer fits the 120-ply limit: the root
  * ranking leaves it to the search, which reports no table score (the move
@@ -468,6 +493,7 @@ int main(void) {
         cmocka_unit_test(test_rule_win_through_a_repetition),
         cmocka_unit_test(test_rule_win_not_claimed_after_an_idle_cycle),
         cmocka_unit_test(test_rule_win_bound),
+        cmocka_unit_test(test_rule_win_bound_past_the_cap),
         cmocka_unit_test(test_rule_win_near_the_move_limit),
         cmocka_unit_test(test_table_win_avoids_a_drawn_repetition),
         cmocka_unit_test(test_table_draw_kept_after_an_idle_repetition),
