@@ -954,11 +954,23 @@ static size_t quant_head_bytes(const QuantNet *q) {
                     : sizeof(int16_t) * (size_t)q->out_buckets * 2 * (size_t)q->hidden;
 }
 
+/* q evaluates 50 random positions as want does (the trainer's integer
+ * forward pass, which test_engine_bit_exact holds to the engine's). */
+static void same_quant_evals(const QuantNet *q, const QuantNet *want) {
+    for (int i = 0; i < 50; i++) {
+        random_position(&Pos, (int)rnd(120));
+        TrainPosition p;
+        train_position_from(&Pos, 0, 1, 0, &p);
+        assert_int_equal(train_quant_eval(q, &p), train_quant_eval(want, &p));
+    }
+}
+
 /* A net started from a file of its own shape quantises back to the same
- * integers (output layer and dense stack); plain features go into the
+ * integers (output layer and dense stack) and evaluates as it does, and so
+ * does one of 32 more units (the widening); plain features go into the
  * factor block of a factorised king-bucket net, so every bucket's effective
  * row is the plain row; a head of another kind is left alone; shapes that
- * cannot meet are refused. */
+ * cannot meet (fewer units, king buckets into plain) are refused. */
 static void test_warm_start(void **state) {
     (void)state;
     const TrainShape Same[] = {
@@ -992,22 +1004,30 @@ static void test_warm_start(void **state) {
             assert_memory_equal(q2.out_w, q.out_w, bytes);
             assert_memory_equal(q2.out_b, q.out_b, sizeof(int32_t) * (size_t)q.out_buckets);
         }
-        /* The same evaluation as the source, position by position. */
-        for (int i = 0; i < 50; i++) {
-            random_position(&Pos, (int)rnd(120));
-            TrainPosition p;
-            train_position_from(&Pos, 0, 1, 0, &p);
-            assert_int_equal(train_quant_eval(&q2, &p), train_quant_eval(&q, &p));
-        }
+        same_quant_evals(&q2, &q);
         train_quant_free(&q2);
         train_net_free(&dst);
-        /* Another width, and king buckets into plain features, are refused. */
+        /* 32 more units: a widening, the same evaluation again. */
         TrainShape wider = Same[s];
-        wider.hidden += 32;
+        wider.hidden += NNUE_HIDDEN_STEP;
         assert_true(train_net_alloc(&dst, &wider, err, sizeof err));
-        assert_false(train_net_init_from(&dst, &e, &rep, err, sizeof err));
-        assert_non_null(strstr(err, "units"));
+        train_net_randomise(&dst, 98);
+        assert_true(train_net_init_from(&dst, &e, &rep, err, sizeof err));
+        assert_true(rep.head);
+        assert_int_equal(rep.widened_from, Same[s].hidden);
+        assert_true(train_quantise(&dst, &q2));
+        same_quant_evals(&q2, &q);
+        train_quant_free(&q2);
         train_net_free(&dst);
+        /* Fewer units, and king buckets into plain features, are refused. */
+        if (Same[s].hidden > NNUE_HIDDEN_MIN) {
+            TrainShape narrower = Same[s];
+            narrower.hidden -= NNUE_HIDDEN_STEP;
+            assert_true(train_net_alloc(&dst, &narrower, err, sizeof err));
+            assert_false(train_net_init_from(&dst, &e, &rep, err, sizeof err));
+            assert_non_null(strstr(err, "not narrow"));
+            train_net_free(&dst);
+        }
         if (Same[s].feature_set == NNUE_FS_KING_BUCKETS) {
             TrainShape plain = Same[s];
             plain.feature_set = NNUE_FS_PLAIN;
@@ -1287,9 +1307,23 @@ static void test_command_line(void **state) {
     if (!strstr(out, "stacks + skip, 8 output buckets, scale 400): feature transformer and head")) fail_msg("%s", out);
     snprintf(cmd, sizeof cmd, "cmp %s/skip/epoch-002.nnue %s/skip2/epoch-000.nnue", dir, dir);
     assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    /* A widening warm start, the 128-unit plain net into 160 units: its
+     * epoch 0 validates to the source's loss to the last digit. */
+    snprintf(cmd, sizeof cmd,
+             "%s train --data %s/d.data --out %s/wide --hidden 160 --features plain --init %s/q.nnue --epochs 1 "
+             "--batch 500 --threads 2 2>&1",
+             tool, dir, dir, dir);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    if (!strstr(out, "feature transformer and head") ||
+        !strstr(out, "widened from 128 to 160 units: the new units' ft weights are seeded, every weight reading them "
+                     "is 0 (the same evals)"))
+        fail_msg("%s", out);
+    snprintf(cmd, sizeof cmd, "%s validate %s/wide/epoch-000.nnue --data %s/d.data --k 100 2>&1", tool, dir, dir);
+    assert_int_equal(run_command(cmd, out, sizeof out), 0);
+    if (!strstr(out, "plain, 160 units") || !strstr(out, source_loss)) fail_msg("want %s: %s", source_loss, out);
     /* Bad input: one error line, exit status 2. */
     static const char *const Bad[] = {
-        "train --data %s/d.data --out %s/run3 --hidden 160 --init %s/q.nnue",
+        "train --data %s/d.data --out %s/run3 --hidden 128 --features plain --init %s/wide/epoch-001.nnue",
         "train --data %s/d.data --out %s/run3 --init %s/d.data",
         "validate %s/d.data --data %s/d.data",
         "validate %s/q.nnue --data %s/q.nnue",

@@ -273,6 +273,11 @@ static bool warm_start(Trainer *t, const char *path) {
                : rep.output_layer ? " and output layer; the stack is new, its last layer 0 (the same evals)"
                : rep.stack        ? " and stack; the skip output layer is new, all 0 (the same evals)"
                                   : "; the head is new");
+        if (rep.widened_from)
+            printf("tuong-train: widened from %d to %d units: the new units' ft weights are seeded%s\n",
+                   rep.widened_from, t->net.hidden,
+                   rep.head || rep.output_layer || rep.stack ? ", every weight reading them is 0 (the same evals)"
+                                                             : "");
     }
     nnue_net_free(&src);
     return ok ? true : (die("%s: %s", path, err), false);
