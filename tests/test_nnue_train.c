@@ -1083,6 +1083,16 @@ static void engine_evals(const char *path, Position *ps, int n, int *out) {
     }
 }
 
+/* n positions to evaluate: the fixed ones, then random walks. */
+static void test_positions(Position *ps, int n) {
+    for (int i = 0; i < n; i++) {
+        if (i < (int)(sizeof Fens / sizeof *Fens))
+            must_parse(&ps[i], Fens[i]);
+        else
+            random_position(&ps[i], (int)rnd(160));
+    }
+}
+
 /* A skip (version-3) net warm-started from a version-1 net keeps the
  * source's ft and output layer and adds a stack with l3 = 0, and one
  * started from a version-2 net keeps the stack and adds an output layer
@@ -1093,12 +1103,7 @@ static void test_warm_start_skip(void **state) {
     enum { N = 300 };
     Position *ps = malloc(sizeof *ps * N);
     int *want = malloc(sizeof(int) * N), *got = malloc(sizeof(int) * N);
-    for (int i = 0; i < N; i++) {
-        if (i < (int)(sizeof Fens / sizeof *Fens))
-            must_parse(&ps[i], Fens[i]);
-        else
-            random_position(&ps[i], (int)rnd(160));
-    }
+    test_positions(ps, N);
     const bool src_stack[] = {false, true};
     for (int k = 0; k < 2; k++) {
         TrainNet src, dst;
@@ -1160,6 +1165,196 @@ static void test_warm_start_skip(void **state) {
     free(ps);
     free(want);
     free(got);
+}
+
+/* ---- widening: a warm start from a net with fewer units ----------------------- */
+
+enum { WIDEN_FROM = 128, WIDEN_TO = 256 };
+
+/* Does input i of a head row of 2 * WIDEN_TO inputs (rows laid end to end)
+ * read a new unit? Units WIDEN_FROM.. of either half. */
+static bool reads_new_unit(size_t i) { return i % WIDEN_TO >= WIDEN_FROM; }
+
+/* The nonzero weights of n floats of head rows that read new units. */
+static size_t new_unit_reads(const float *rows, size_t n) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += reads_new_unit(i) && rows[i] != 0.0f;
+    return count;
+}
+
+/* The nonzero weights of net's output layer and first dense layer (those
+ * it has) that read new units. */
+static size_t head_new_unit_reads(const TrainNet *net, bool output_layer, bool l1) {
+    const size_t row = 2 * WIDEN_TO, O = (size_t)net->out_buckets;
+    return (output_layer ? new_unit_reads(net->params + net->out_w, O * row) : 0) +
+           (l1 ? new_unit_reads(net->params + net->l1_w, O * NNUE_L1 * row) : 0);
+}
+
+/* The engine's evaluate() of every position of ps with q loaded. */
+static void engine_evals_of(const QuantNet *q, Position *ps, int n, int *out) {
+    char err[400], path[] = "/tmp/tuong-widen-XXXXXX";
+    close(mkstemp(path));
+    assert_true(train_quant_write(q, path, NULL, err, sizeof err));
+    engine_evals(path, ps, n, out);
+    remove(path);
+}
+
+/* Is the position one that a king-bucket net sees unmirrored from both
+ * sides (both kings on files 0..4)? There, and only there, a plain net's
+ * rows copied into every bucket evaluate as the plain net: a king on
+ * files 5..8 mirrors its side's points left-right (nnue_features.h). */
+static bool kings_unmirrored(const Position *pos) {
+    return file_of(pos->king_sq[RED]) <= 4 && file_of(pos->king_sq[BLACK]) <= 4;
+}
+
+/* Widening: a run of 256 units started from a net of 128. The source's
+ * units land in the first 128 of each half (the other half's at 256.., not
+ * at 128..), the new units keep their seeded ft weights and every weight
+ * of a copied head that reads them is 0: loaded in the engine, the widened
+ * net gives every one of 300 positions the source's evaluate(). For a
+ * version-3 source into a version-3 run (plain; king buckets into
+ * factorised king buckets; plain into factorised king buckets, its rows
+ * into the factor block, compared on the positions whose kings leave it
+ * unmirrored), a version-1 source into a version-1 run and into a
+ * version-3 run (the new stack silent), and a version-2 source into a
+ * version-3 run (the new output layer 0). A source wider than the run is
+ * refused. */
+static void test_warm_start_widen(void **state) {
+    (void)state;
+    enum { N = 300 };
+    const struct {
+        TrainShape src, dst;
+        bool head, output_layer, stack; /* what the report says was copied */
+    } Cases[] = {
+        {skip_shape(NNUE_FS_PLAIN, WIDEN_FROM, 8, false), skip_shape(NNUE_FS_PLAIN, WIDEN_TO, 8, false), true, false,
+         false},
+        {skip_shape(NNUE_FS_KING_BUCKETS, WIDEN_FROM, 8, false), skip_shape(NNUE_FS_KING_BUCKETS, WIDEN_TO, 8, true),
+         true, false, false},
+        {skip_shape(NNUE_FS_PLAIN, WIDEN_FROM, 8, false), skip_shape(NNUE_FS_KING_BUCKETS, WIDEN_TO, 8, true), true,
+         false, false},
+        {shape_of(NNUE_FS_PLAIN, WIDEN_FROM, 8, false, false), shape_of(NNUE_FS_PLAIN, WIDEN_TO, 8, false, false), true,
+         false, false},
+        {shape_of(NNUE_FS_PLAIN, WIDEN_FROM, 8, false, false), skip_shape(NNUE_FS_PLAIN, WIDEN_TO, 8, false), false,
+         true, false},
+        {shape_of(NNUE_FS_PLAIN, WIDEN_FROM, 8, true, false), skip_shape(NNUE_FS_PLAIN, WIDEN_TO, 8, false), false,
+         false, true},
+    };
+    Position *ps = malloc(sizeof *ps * N);
+    int *want = malloc(sizeof(int) * N), *got = malloc(sizeof(int) * N);
+    test_positions(ps, N);
+    char err[400];
+    for (size_t k = 0; k < sizeof Cases / sizeof *Cases; k++) {
+        TrainNet src, dst;
+        QuantNet q, q2;
+        NnueNet e;
+        TrainInitReport rep;
+        lively_net(&src, Cases[k].src, 70 + k);
+        engine_copy(&src, &q, &e);
+        assert_true(train_net_alloc(&dst, &Cases[k].dst, err, sizeof err));
+        train_net_randomise(&dst, 11 + k);
+        assert_true(train_net_init_from(&dst, &e, &rep, err, sizeof err));
+        assert_int_equal(rep.widened_from, WIDEN_FROM);
+        assert_true(rep.head == Cases[k].head && rep.output_layer == Cases[k].output_layer &&
+                    rep.stack == Cases[k].stack);
+        /* Nothing reads the new units (a silent new stack's l1 stays random). */
+        const bool has_out = !dst.stack || dst.skip;
+        assert_int_equal(head_new_unit_reads(&dst, has_out, Cases[k].src.stack), 0);
+        assert_true(train_quantise(&dst, &q2));
+        assert_int_equal(q2.saturated, 0);
+        /* The new units are alive: most of their ft weights are not 0. */
+        size_t new_ft = 0;
+        for (size_t i = 0; i < (size_t)q2.inputs * WIDEN_TO; i++)
+            new_ft += reads_new_unit(i) && q2.ft_w[i] != 0;
+        assert_true(new_ft > (size_t)q2.inputs * (WIDEN_TO - WIDEN_FROM) / 2);
+        /* The engine: the source net's evals, then the widened start's. */
+        engine_evals_of(&q, ps, N, want);
+        engine_evals_of(&q2, ps, N, got);
+        assert_int_equal(nnue_loaded()->hidden, WIDEN_TO);
+        const bool plain_to_kings = Cases[k].src.feature_set != Cases[k].dst.feature_set;
+        int compared = 0, distinct = 0;
+        for (int i = 0, last = 0; i < N; i++) {
+            if (plain_to_kings && !kings_unmirrored(&ps[i])) continue;
+            if (got[i] != want[i]) fail_msg("case %zu, position %d: widened %d, its source %d", k, i, got[i], want[i]);
+            distinct += compared && want[i] != last;
+            last = want[i];
+            compared++;
+        }
+        assert_true(compared >= (plain_to_kings ? N / 4 : N) && distinct > compared / 2);
+        train_quant_free(&q2);
+        train_net_free(&dst);
+        /* The other way round, the 256-unit net into a 128-unit run: refused. */
+        if (k == 0) {
+            NnueNet wide;
+            QuantNet qw;
+            TrainNet wide_src, narrow;
+            lively_net(&wide_src, Cases[k].dst, 80);
+            engine_copy(&wide_src, &qw, &wide);
+            assert_true(train_net_alloc(&narrow, &Cases[k].src, err, sizeof err));
+            assert_false(train_net_init_from(&narrow, &wide, &rep, err, sizeof err));
+            if (!strstr(err, "256 units, the run trains 128") || !strstr(err, "not narrow")) fail_msg("%s", err);
+            train_net_free(&narrow);
+            nnue_net_free(&wide);
+            train_quant_free(&qw);
+            train_net_free(&wide_src);
+        }
+        nnue_net_free(&e);
+        train_quant_free(&q);
+        train_net_free(&src);
+    }
+    free(ps);
+    free(want);
+    free(got);
+}
+
+/* The widened units are not dead: a 256-unit trainer started from a
+ * 128-unit version-3 net evaluates as its source and nothing reads its new
+ * units, but after one short epoch (3 steps) weights of the output layer
+ * and of the first dense layer read them and their ft weights have moved. */
+static void test_warm_start_widen_learns(void **state) {
+    (void)state;
+    TrainConfig cfg;
+    train_config_defaults(&cfg);
+    cfg.feature_set = NNUE_FS_PLAIN;
+    cfg.hidden = WIDEN_TO;
+    cfg.stack = cfg.skip = true;
+    cfg.epochs = 1;
+    cfg.batch = 100;
+    cfg.qat_epochs = 0; /* float passes: rounded to the 1/64 grid, a first step's weights would read 0 */
+    Trainer t;
+    TrainNet src;
+    QuantNet q, q2;
+    NnueNet e;
+    TrainInitReport rep;
+    char err[400];
+    assert_true(trainer_init(&t, &cfg, err, sizeof err));
+    lively_net(&src, skip_shape(NNUE_FS_PLAIN, WIDEN_FROM, 8, false), 90);
+    engine_copy(&src, &q, &e);
+    assert_true(train_net_init_from(&t.net, &e, &rep, err, sizeof err));
+    assert_true(rep.head && rep.widened_from == WIDEN_FROM);
+    assert_true(train_quantise(&t.net, &q2));
+    same_quant_evals(&q2, &q);
+    assert_int_equal(head_new_unit_reads(&t.net, true, false), 0);
+    assert_int_equal(head_new_unit_reads(&t.net, false, true), 0);
+    float *before = malloc(sizeof(float) * t.net.count);
+    memcpy(before, t.net.params, sizeof(float) * t.net.count);
+    TrainData data = make_data(300), none = {0};
+    EpochStats st;
+    assert_true(trainer_epoch(&t, &data, &none, 1, &st, NULL, NULL, 1e9));
+    size_t out_reads = head_new_unit_reads(&t.net, true, false), l1_reads = head_new_unit_reads(&t.net, false, true);
+    size_t ft_moved = 0;
+    for (size_t i = t.net.ft_w; i < t.net.ft_b; i++)
+        ft_moved += reads_new_unit(i - t.net.ft_w) && t.net.params[i] != before[i];
+    print_message("after 3 steps: %zu output and %zu l1 weights read new units, %zu of their ft weights moved\n",
+                  out_reads, l1_reads, ft_moved);
+    assert_true(out_reads > 0 && l1_reads > 0 && ft_moved > 0);
+    free(before);
+    free(data.records);
+    train_quant_free(&q2);
+    nnue_net_free(&e);
+    train_quant_free(&q);
+    train_net_free(&src);
+    trainer_free(&t);
 }
 
 /* --head-epochs: those epochs move the head and nothing else; with a skip
@@ -1367,6 +1562,8 @@ int main(void) {
         cmocka_unit_test(test_engine_bit_exact),
         cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_warm_start_skip),
+        cmocka_unit_test(test_warm_start_widen),
+        cmocka_unit_test(test_warm_start_widen_learns),
         cmocka_unit_test(test_head_epochs),
         cmocka_unit_test(test_command_line),
     };
