@@ -233,12 +233,17 @@ static void test_table_win_avoids_a_drawn_repetition(void **state) {
  * KRKN gets a bound (no table missing, no region past the cap), at least
  * its v plies to the rule loss and the referee's verdict beyond. */
 #define EXAMPLE_BOUND 24
+/* The test's tables loaded in process, pos the worked example's root. */
+static void load_the_example(Position *pos) {
+    assert_true(egtb_load(Dir, NULL, NULL) > 0);
+    char err[128];
+    assert_true(fen_parse(pos, EXAMPLE_FEN, err, sizeof err));
+}
+
 static void test_rule_win_bound(void **state) {
     (void)state;
-    assert_true(egtb_load(Dir, NULL, NULL) > 0);
     Position pos;
-    char err[128];
-    assert_true(fen_parse(&pos, EXAMPLE_FEN, err, sizeof err));
+    load_the_example(&pos);
     int plies = -1;
     assert_true(tb_rule_win_plies(&pos, &plies));
     assert_int_equal(plies, EXAMPLE_BOUND);
@@ -266,10 +271,8 @@ static void test_rule_win_bound(void **state) {
 #define EXAMPLE_REGION 7
 static void test_rule_win_bound_past_the_cap(void **state) {
     (void)state;
-    assert_true(egtb_load(Dir, NULL, NULL) > 0);
     Position pos;
-    char err[128];
-    assert_true(fen_parse(&pos, EXAMPLE_FEN, err, sizeof err));
+    load_the_example(&pos);
     int plies = -1;
     assert_true(tb_rule_win_plies_within(&pos, EXAMPLE_REGION, &plies));
     assert_int_equal(plies, EXAMPLE_BOUND);
