@@ -263,7 +263,9 @@ static bool region_expand(Region *reg, Position *pos) {
  * the region holds every cycle the loser can go round. The repetitions of
  * the game before pos only bring the third occurrence sooner. false (no
  * bound) past RULE_REGION_CAP positions or where a table cannot be read. */
-bool tb_rule_win_plies(const Position *pos, int *plies) { return tb_rule_win_plies_within(pos, RULE_REGION_CAP, plies); }
+bool tb_rule_win_plies(const Position *pos, int *plies) {
+    return tb_rule_win_plies_within(pos, RULE_REGION_CAP, plies);
+}
 
 bool tb_rule_win_plies_within(const Position *pos, int cap, int *plies) {
     static Region reg; /* the driver's only, as the root ranking */
