@@ -288,7 +288,26 @@ static void test_mates_at_counts(void **state) {
     snprintf(args, sizeof args, "-t 1000 -f %s -o Threads=1 '%s'", epd, TUONG_BINARY);
     assert_int_equal(mates_at(args, out, sizeof out), 0);
     assert_string_equal(out, "found 3 of 3 at 1000 ms a move (3 of the problem's length, 3 with its bm)\n");
+    /* -n: `go nodes N` instead of `go movetime`. This fake engine finds the
+     * mate only when asked for exactly 500 nodes. */
+    snprintf(args, sizeof args,
+             "-n 500 -f %s sh -c 'while read -r c rest; do case $c in uci) echo uciok;; isready) echo readyok;; "
+             "go) if [ \"$rest\" = \"nodes 500\" ]; then echo \"info score mate 3\"; else echo \"info score cp 1\"; "
+             "fi; echo \"bestmove d1d0\";; quit) exit 0;; esac; done'",
+             epd);
+    assert_int_equal(mates_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "found 3 of 3 at 500 nodes a move (3 of the problem's length, 1 with its bm)\n");
+    /* The engine itself at a node budget: mates in 3 at 200,000 nodes. */
+    snprintf(args, sizeof args, "-n 200000 -f %s -o Threads=1 '%s'", epd, TUONG_BINARY);
+    assert_int_equal(mates_at(args, out, sizeof out), 0);
+    assert_string_equal(out, "found 3 of 3 at 200000 nodes a move (3 of the problem's length, 3 with its bm)\n");
     /* Bad input: one error line, exit status 2. */
+    assert_int_equal(mates_at("-n 0 build/tuong", out, sizeof out), 2);
+    assert_non_null(strstr(out, "error: -n wants a node count"));
+    assert_int_equal(mates_at("-n 12x build/tuong", out, sizeof out), 2);
+    assert_non_null(strstr(out, "error: -n wants a node count"));
+    assert_int_equal(mates_at("-t 50 -n 500 build/tuong", out, sizeof out), 2);
+    assert_non_null(strstr(out, "error: -t and -n exclude each other"));
     assert_int_equal(mates_at("-t abc build/tuong", out, sizeof out), 2);
     assert_non_null(strstr(out, "error: -t wants milliseconds"));
     assert_int_equal(mates_at("-f /nonexistent.epd build/tuong", out, sizeof out), 2);

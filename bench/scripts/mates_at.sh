@@ -7,9 +7,12 @@
 # move ("score mate N", N > 0); also counted: the mates of the problem's
 # length (N = dm) and the best moves equal to the EPD's `bm`.
 #
-#   bench/scripts/mates_at.sh [-t MS] [-f EPD] [-o NAME=VALUE]... [-v] ENGINE [ARG...]
+#   bench/scripts/mates_at.sh [-t MS | -n NODES] [-f EPD] [-o NAME=VALUE]... [-v] ENGINE [ARG...]
 #
-# MS defaults to 100, EPD to tests/data/tactics/mates.epd; each -o sends
+# MS defaults to 100; -n searches `go nodes NODES` instead, which counts
+# the same on a loaded machine as on an idle one (to compare settings or
+# nets without the clock's noise). EPD defaults to
+# tests/data/tactics/mates.epd; each -o sends
 # `setoption name NAME value VALUE` (e.g. -o Threads=1 -o Hash=16). -v
 # prints one line per position: id, dm, found or not, the engine's mate
 # distance and move. Prints "found F of N ..." at the end. The engine is any
@@ -17,13 +20,14 @@
 # one after the other on the same machine.
 set -euo pipefail
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-ms=100 epd=tests/data/tactics/mates.epd verbose=0
+ms=100 nodes= epd=tests/data/tactics/mates.epd verbose=0 timed=0
 opts=()
-while getopts "t:f:o:vh" opt; do
+while getopts "t:n:f:o:vh" opt; do
   case $opt in
-    t) ms=$OPTARG ;;
+    t) ms=$OPTARG timed=1 ;;
+    n) nodes=$OPTARG ;;
     f) epd=$OPTARG ;;
     o) opts+=("$OPTARG") ;;
     v) verbose=1 ;;
@@ -33,6 +37,13 @@ done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
 [[ $ms =~ ^[1-9][0-9]*$ ]] || { echo "mates_at.sh: error: -t wants milliseconds, not '$ms'" >&2; exit 2; }
+if [ -n "$nodes" ]; then
+  [[ $nodes =~ ^[1-9][0-9]{0,11}$ ]] || { echo "mates_at.sh: error: -n wants a node count, not '$nodes'" >&2; exit 2; }
+  [ $timed = 0 ] || { echo "mates_at.sh: error: -t and -n exclude each other" >&2; exit 2; }
+  limit="nodes $nodes" what="$nodes nodes"
+else
+  limit="movetime $ms" what="${ms} ms"
+fi
 [ -r "$epd" ] || { echo "mates_at.sh: error: cannot read '$epd'" >&2; exit 2; }
 command -v "$1" >/dev/null 2>&1 || { echo "mates_at.sh: error: no engine '$1'" >&2; exit 2; }
 
@@ -59,7 +70,7 @@ while IFS= read -r line; do
   mate=none
   to_engine "ucinewgame"
   to_engine "position fen $board $side - - 0 1"
-  to_engine "go movetime $ms"
+  to_engine "go $limit"
   wait_for bestmove
   move=$(awk '{print $2}' <<<"$REPLY")
   total=$((total + 1))
@@ -72,4 +83,4 @@ while IFS= read -r line; do
   wait_for readyok
 done <"$epd"
 to_engine quit
-echo "found $found of $total at ${ms} ms a move ($shortest of the problem's length, $best with its bm)"
+echo "found $found of $total at $what a move ($shortest of the problem's length, $best with its bm)"
