@@ -302,18 +302,20 @@ static void test_mates_at_counts(void **state) {
     assert_int_equal(mates_at(args, out, sizeof out), 0);
     assert_string_equal(out, "found 3 of 3 at 200000 nodes a move (3 of the problem's length, 3 with its bm)\n");
     /* Bad input: one error line, exit status 2. */
-    assert_int_equal(mates_at("-n 0 build/tuong", out, sizeof out), 2);
-    assert_non_null(strstr(out, "error: -n wants a node count"));
-    assert_int_equal(mates_at("-n 12x build/tuong", out, sizeof out), 2);
-    assert_non_null(strstr(out, "error: -n wants a node count"));
-    assert_int_equal(mates_at("-t 50 -n 500 build/tuong", out, sizeof out), 2);
-    assert_non_null(strstr(out, "error: -t and -n exclude each other"));
-    assert_int_equal(mates_at("-t abc build/tuong", out, sizeof out), 2);
-    assert_non_null(strstr(out, "error: -t wants milliseconds"));
-    assert_int_equal(mates_at("-f /nonexistent.epd build/tuong", out, sizeof out), 2);
-    assert_non_null(strstr(out, "error: cannot read"));
-    assert_int_equal(mates_at("/nonexistent/engine", out, sizeof out), 2);
-    assert_non_null(strstr(out, "error: no engine"));
+    static const struct {
+        const char *args, *error;
+    } refused[] = {
+        {"-n 0 build/tuong", "error: -n wants a node count"},
+        {"-n 12x build/tuong", "error: -n wants a node count"},
+        {"-t 50 -n 500 build/tuong", "error: -t and -n exclude each other"},
+        {"-t abc build/tuong", "error: -t wants milliseconds"},
+        {"-f /nonexistent.epd build/tuong", "error: cannot read"},
+        {"/nonexistent/engine", "error: no engine"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(mates_at(refused[i].args, out, sizeof out), 2);
+        assert_non_null(strstr(out, refused[i].error));
+    }
     remove(epd);
 }
 
