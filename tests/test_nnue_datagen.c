@@ -2,7 +2,8 @@
 /* tuong-datagen end to end on tiny runs: the same seed gives the same
  * bytes whatever the number of workers, the records are quiet positions
  * with labels that agree with their games, the file grows by appending,
- * and bad files and flags are refused with one message. */
+ * and bad files and flags are refused with one message; `from-pgn` turns
+ * played games into records that rescore labels. */
 #include "test_support.h"
 
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static const char *path_of(const char *name) {
 
 /* Run tuong-datagen with args (stderr to a file); returns its exit code. */
 static int datagen(const char *args) {
-    char cmd[4096];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s/stderr'", TUONG_DATAGEN, args, Dir);
     int status = system(cmd);
     assert_true(WIFEXITED(status));
@@ -343,6 +344,148 @@ static void last_random_move_alternates_between_sides(void **state) {
     openings_free(&book);
 }
 
+/* Read every record of a data file into e[] (at most cap); the count. */
+static int read_entries(const char *path, DataEntry *e, int cap) {
+    char err[600], why[200];
+    uint64_t count;
+    FILE *f = datafile_open_read(path, &count, err, sizeof err);
+    if (!f) fail_msg("%s", err);
+    assert_true(count <= (uint64_t)cap);
+    for (uint64_t i = 0; i < count; i++) {
+        DataRecord rec;
+        assert_int_equal(datafile_read(f, &rec, 1), 1);
+        if (!datafile_unpack(&rec, &e[i], why, sizeof why)) fail_msg("record %d: %s", (int)i, why);
+    }
+    fclose(f);
+    return (int)count;
+}
+
+/* Does entry e hold the position pos, with this label? */
+static void expect_entry(const DataEntry *e, const Position *pos, DataResult result, int ply) {
+    static Position got;
+    char why[200];
+    if (!datafile_to_position(e, &got, why, sizeof why)) fail_msg("%s", why);
+    assert_true(pos_key(&got) == pos_key(pos));
+    assert_int_equal(e->side, pos->side);
+    assert_int_equal(e->result, result);
+    assert_int_equal(e->ply, ply);
+    assert_int_equal(e->score, 0);
+}
+
+/* Games for from-pgn: a mate in one from a FEN at move 5 (its one position
+ * not in check is Red's, before the mate), four moves from the start drawn,
+ * a game without a result and one with a move that is not a move. */
+static const char FromPgnFen[] = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 5";
+static const char *const DrawnLine[] = {"h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"};
+enum { DRAWN_PLIES = 6 };
+
+static void write_from_pgn_games(const char *path) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "[Event \"a\"]\n[Result \"1-0\"]\n[FEN \"%s\"]\n[SetUp \"1\"]\n\n5. a0d0 1-0\n\n", FromPgnFen);
+    fprintf(f, "[Event \"b\"]\n[Result \"1/2-1/2\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 1/2-1/2\n\n");
+    fprintf(f, "[Event \"c\"]\n[Result \"*\"]\n\n1. h2e2 h9g7 *\n\n");
+    fprintf(f, "[Event \"d\"]\n[Result \"0-1\"]\n\n1. h2e2 zz99 0-1\n\n");
+    fclose(f);
+}
+
+static void from_pgn_positions_and_results(void **state) {
+    (void)state;
+    char pgn[1200], out[1200], labelled[1200]; /* copies: path_of reuses its buffers */
+    snprintf(pgn, sizeof pgn, "%s", path_of("games.pgn"));
+    snprintf(out, sizeof out, "%s", path_of("frompgn.bin"));
+    snprintf(labelled, sizeof labelled, "%s", path_of("frompgn-r.bin"));
+    write_from_pgn_games(pgn);
+    remove(out);
+    char args[4800];
+    snprintf(args, sizeof args, "from-pgn --out '%s' --skip-plies 0 '%s'", out, pgn);
+    assert_int_equal(datagen(args), 0);
+    char *summary = test_slurp(path_of("stderr"), &(long){0});
+    if (!strstr(summary, "2 games, 8 positions") || !strstr(summary, "1 in check left out") ||
+        !strstr(summary, "1 games without a result, 1 unreadable"))
+        fail_msg("summary: %s", summary);
+    free(summary);
+
+    static DataEntry e[16];
+    assert_int_equal(read_entries(out, e, 16), 1 + DRAWN_PLIES + 1);
+    static Position pos;
+    char err[200];
+    assert_true(fen_parse(&pos, FromPgnFen, err, sizeof err));
+    expect_entry(&e[0], &pos, DATA_WIN, 8); /* move 5, Red to move: ply 8 */
+    assert_true(fen_parse(&pos, START_FEN, err, sizeof err));
+    for (int i = 0; i <= DRAWN_PLIES; i++) {
+        expect_entry(&e[1 + i], &pos, DATA_DRAW, i);
+        if (i < DRAWN_PLIES) pos_make_move(&pos, move_parse_legal(&pos, DrawnLine[i], 0, err, sizeof err));
+    }
+
+    /* --skip-plies and --every: of the drawn game's plies 2..6, 2 and 5. */
+    remove(out);
+    snprintf(args, sizeof args, "from-pgn --out '%s' --skip-plies 2 --every 3 '%s'", out, pgn);
+    assert_int_equal(datagen(args), 0);
+    assert_int_equal(read_entries(out, e, 16), 2);
+    assert_int_equal(e[0].ply, 2);
+    assert_int_equal(e[1].ply, 5);
+
+    /* The records are what rescore takes: it labels them. */
+    remove(out);
+    remove(labelled);
+    snprintf(args, sizeof args, "from-pgn --out '%s' --skip-plies 0 '%s'", out, pgn);
+    assert_int_equal(datagen(args), 0);
+    snprintf(args, sizeof args, "rescore '%s' '%s' --nodes 200 --hash 1 --threads 1 --progress 0", out, labelled);
+    assert_int_equal(datagen(args), 0);
+    int kept = read_entries(labelled, e, 16);
+    assert_true(kept >= 1 && kept <= DRAWN_PLIES + 1); /* the mate in one is dropped */
+    for (int i = 0; i < kept; i++)
+        assert_int_equal(e[i].result, DATA_DRAW);
+}
+
+static void from_pgn_refuses_bad_input(void **state) {
+    (void)state;
+    char pgn[1200], out[1200], junk[1200]; /* copies: path_of reuses its buffers */
+    snprintf(pgn, sizeof pgn, "%s", path_of("games.pgn"));
+    snprintf(out, sizeof out, "%s", path_of("frompgn-bad.bin"));
+    snprintf(junk, sizeof junk, "%s", path_of("junk.pgn"));
+    write_from_pgn_games(pgn);
+    FILE *f = fopen(junk, "w");
+    fputs("this is no PGN at all\n", f);
+    fclose(f);
+    char args[4800];
+    remove(out);
+    /* A missing input: one message, and no output file left behind. */
+    snprintf(args, sizeof args, "from-pgn --out '%s' '%s' '%s/missing.pgn'", out, pgn, Dir);
+    assert_int_not_equal(datagen(args), 0);
+    expect_one_error("cannot open");
+    assert_null(fopen(out, "rb"));
+    /* Nothing to write (junk, and games shorter than the default 8 plies
+     * skipped): no file made. */
+    snprintf(args, sizeof args, "from-pgn --out '%s' '%s' '%s'", out, junk, pgn);
+    assert_int_not_equal(datagen(args), 0);
+    char *text = test_slurp(path_of("stderr"), &(long){0});
+    if (!strstr(text, "no position to write")) fail_msg("stderr: %s", text);
+    free(text);
+    assert_null(fopen(out, "rb"));
+    /* An existing output is not overwritten. */
+    snprintf(args, sizeof args, "from-pgn --out '%s' --skip-plies 0 '%s'", out, pgn);
+    assert_int_equal(datagen(args), 0);
+    long before, after;
+    free(test_slurp(out, &before));
+    assert_int_not_equal(datagen(args), 0);
+    expect_one_error("exists");
+    free(test_slurp(out, &after));
+    assert_int_equal(before, after);
+    char pgn_arg[1300];
+    snprintf(pgn_arg, sizeof pgn_arg, "'%s'", pgn);
+    const char *tails[][2] = {
+        {"--every 0", pgn_arg}, {"--skip-plies -1", pgn_arg}, {"--bogus 1", pgn_arg}, {pgn_arg, "--every"}, {"", ""}};
+    for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+        remove(out);
+        snprintf(args, sizeof args, "from-pgn --out '%s' %s %s", out, tails[i][0], tails[i][1]);
+        assert_int_not_equal(datagen(args), 0);
+        expect_one_error("error");
+        assert_null(fopen(out, "rb"));
+    }
+}
+
 static int setup(void **state) {
     (void)state;
     snprintf(Dir, sizeof Dir, "%s/test_nnue_datagen.d", TUONG_BUILD_DIR);
@@ -362,6 +505,8 @@ int main(void) {
         cmocka_unit_test(last_random_move_alternates_between_sides),
         cmocka_unit_test(shards_merge_into_the_unsharded_file),
         cmocka_unit_test(merge_refuses_bad_shard_sets),
+        cmocka_unit_test(from_pgn_positions_and_results),
+        cmocka_unit_test(from_pgn_refuses_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -18,6 +18,9 @@ int datagen_adopt(int argc, char **argv);
 int datagen_pool(int argc, char **argv);
 /* `tuong-datagen rescore IN OUT ...`: label positions again, deeper. */
 int datagen_rescore(int argc, char **argv);
+/* `tuong-datagen from-pgn --out FILE GAMES.pgn...`: the positions of
+ * played games, unlabelled, for `rescore` to label. */
+int datagen_from_pgn(int argc, char **argv);
 /* `tuong-datagen stats FILE`: counts and distributions of a data file. */
 int datagen_stats(int argc, char **argv);
 /* `tuong-datagen verify FILE`: is every record well-formed and quiet? */

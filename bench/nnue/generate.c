@@ -69,6 +69,7 @@ static const char Usage[] =
     "       tuong-datagen pool list|verify [--pool DIR]\n"
     "       tuong-datagen pool adopt FILE --commit C --net H [--games G] [--created DATE] [options]\n"
     "       tuong-datagen rescore IN OUT [--nodes N] [--threads N] [--evalfile NET] ...\n"
+    "       tuong-datagen from-pgn --out FILE [--skip-plies N] [--every K] GAMES.pgn...\n"
     "       tuong-datagen stats FILE\n"
     "       tuong-datagen verify FILE\n"
     "       tuong-datagen merge OUT SHARD...\n"

@@ -17,5 +17,6 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "generate")) return datagen_generate(argc - 2, argv + 2);
     if (!strcmp(cmd, "pool")) return datagen_pool(argc - 2, argv + 2);
     if (!strcmp(cmd, "rescore")) return datagen_rescore(argc - 2, argv + 2);
+    if (!strcmp(cmd, "from-pgn")) return datagen_from_pgn(argc - 2, argv + 2);
     return datagen_generate(argc - 1, argv + 1);
 }
