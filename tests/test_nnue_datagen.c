@@ -389,14 +389,25 @@ static void write_from_pgn_games(const char *path) {
     fclose(f);
 }
 
+/* The games file, written, and two more scratch paths (copies: path_of
+ * reuses its buffers), the output removed. */
+typedef struct {
+    char pgn[1200], out[1200], other[1200];
+} FromPgnFiles;
+
+static void from_pgn_files(FromPgnFiles *f, const char *out, const char *other) {
+    snprintf(f->pgn, sizeof f->pgn, "%s", path_of("games.pgn"));
+    snprintf(f->out, sizeof f->out, "%s", path_of(out));
+    snprintf(f->other, sizeof f->other, "%s", path_of(other));
+    write_from_pgn_games(f->pgn);
+    remove(f->out);
+}
+
 static void from_pgn_positions_and_results(void **state) {
     (void)state;
-    char pgn[1200], out[1200], labelled[1200]; /* copies: path_of reuses its buffers */
-    snprintf(pgn, sizeof pgn, "%s", path_of("games.pgn"));
-    snprintf(out, sizeof out, "%s", path_of("frompgn.bin"));
-    snprintf(labelled, sizeof labelled, "%s", path_of("frompgn-r.bin"));
-    write_from_pgn_games(pgn);
-    remove(out);
+    static FromPgnFiles files;
+    from_pgn_files(&files, "frompgn.bin", "frompgn-r.bin");
+    const char *pgn = files.pgn, *out = files.out, *labelled = files.other;
     char args[4800];
     snprintf(args, sizeof args, "from-pgn --out '%s' --skip-plies 0 '%s'", out, pgn);
     assert_int_equal(datagen(args), 0);
@@ -441,11 +452,9 @@ static void from_pgn_positions_and_results(void **state) {
 
 static void from_pgn_refuses_bad_input(void **state) {
     (void)state;
-    char pgn[1200], out[1200], junk[1200]; /* copies: path_of reuses its buffers */
-    snprintf(pgn, sizeof pgn, "%s", path_of("games.pgn"));
-    snprintf(out, sizeof out, "%s", path_of("frompgn-bad.bin"));
-    snprintf(junk, sizeof junk, "%s", path_of("junk.pgn"));
-    write_from_pgn_games(pgn);
+    static FromPgnFiles files;
+    from_pgn_files(&files, "frompgn-bad.bin", "junk.pgn");
+    const char *pgn = files.pgn, *out = files.out, *junk = files.other;
     FILE *f = fopen(junk, "w");
     fputs("this is no PGN at all\n", f);
     fclose(f);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 #include <stdbool.h>
+#include <stdint.h>
 /*
  * tuong-datagen: training data for the network from the engine's own
  * games (docs/nnue.md). Each subcommand returns the process exit code and
@@ -30,5 +31,10 @@ int datagen_verify(int argc, char **argv);
  * `return datagen_error(...)` fits a bool function and `!datagen_error(...)`
  * an exit code of 1. */
 bool datagen_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* When arg is --help or -h: print usage on stdout and exit 0. */
+void datagen_help_if_asked(const char *arg, const char *usage);
+/* Parse the value of flag name as an integer in min..max into *out; false
+ * after the error line `NAME VALUE: expected a number in MIN..MAX`. */
+bool datagen_int_flag(const char *name, const char *value, int64_t min, int64_t max, int64_t *out);
 /* Seconds on a monotonic clock, for rates and progress lines. */
 double datagen_now_s(void);

@@ -52,23 +52,10 @@ static const char Usage[] =
     "  --skip-plies N     leave out each game's first N plies (default 8)\n"
     "  --every K          keep every K-th position of a game only (default 1: all)\n";
 
-static bool parse_int(const char *name, const char *v, int64_t min, int64_t max, int64_t *out) {
-    char *end;
-    errno = 0;
-    long long n = strtoll(v, &end, 10);
-    if (errno || end == v || *end || n < min || n > max)
-        return datagen_error("%s %s: expected a number in %" PRId64 "..%" PRId64, name, v, min, max);
-    *out = n;
-    return true;
-}
-
 static bool parse_args(int argc, char **argv, Args *a) {
     for (int i = 0; i < argc; i++) {
         const char *name = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-            fputs(Usage, stdout);
-            exit(0);
-        }
+        datagen_help_if_asked(name, Usage);
         if (name[0] != '-' || !name[1]) {
             if (a->file_count == FILES_MAX) return datagen_error("from-pgn takes at most %d files", FILES_MAX);
             a->files[a->file_count++] = name;
@@ -79,9 +66,9 @@ static bool parse_args(int argc, char **argv, Args *a) {
         if (!strcmp(name, "--out"))
             a->out = v;
         else if (!strcmp(name, "--skip-plies")) {
-            if (!parse_int(name, v, 0, SKIP_PLIES_MAX, &a->skip_plies)) return false;
+            if (!datagen_int_flag(name, v, 0, SKIP_PLIES_MAX, &a->skip_plies)) return false;
         } else if (!strcmp(name, "--every")) {
-            if (!parse_int(name, v, 1, EVERY_MAX, &a->every)) return false;
+            if (!datagen_int_flag(name, v, 1, EVERY_MAX, &a->every)) return false;
         } else
             return datagen_error("unknown option %s (from-pgn --help lists them)", name);
     }

@@ -126,12 +126,19 @@ double datagen_now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static bool parse_int64(const char *s, int64_t *out) {
+void datagen_help_if_asked(const char *arg, const char *usage) {
+    if (strcmp(arg, "--help") && strcmp(arg, "-h")) return;
+    fputs(usage, stdout);
+    exit(0);
+}
+
+bool datagen_int_flag(const char *name, const char *value, int64_t min, int64_t max, int64_t *out) {
     char *end;
     errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end) return false;
-    *out = v;
+    long long n = strtoll(value, &end, 10);
+    if (errno || end == value || *end || n < min || n > max)
+        return datagen_error("%s %s: expected a number in %" PRId64 "..%" PRId64, name, value, min, max);
+    *out = n;
     return true;
 }
 
@@ -159,10 +166,7 @@ static bool parse_args(int argc, char **argv, Args *a) {
     // clang-format on
     for (int i = 0; i < argc; i++) {
         const char *name = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-            fputs(Usage, stdout);
-            exit(0);
-        }
+        datagen_help_if_asked(name, Usage);
         if (!strcmp(name, "--new-commit") && a->mode != MODE_ADOPT) {
             a->new_commit = true;
             continue;
@@ -207,10 +211,7 @@ static bool parse_args(int argc, char **argv, Args *a) {
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             if (!strcmp(name, flags[k].name)) f = &flags[k];
         if (!f) return datagen_error("unknown option %s (--help lists them)", name);
-        int64_t n;
-        if (!parse_int64(v, &n) || n < f->min || n > f->max)
-            return datagen_error("%s %s: expected a number in %" PRId64 "..%" PRId64, name, v, f->min, f->max);
-        *f->value = n;
+        if (!datagen_int_flag(name, v, f->min, f->max, f->value)) return false;
     }
     return true;
 }

@@ -90,10 +90,7 @@ static bool parse_args(int argc, char **argv, Args *a) {
     // clang-format on
     for (int i = 0; i < argc; i++) {
         const char *name = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-            fputs(Usage, stdout);
-            exit(0);
-        }
+        datagen_help_if_asked(name, Usage);
         if (name[0] != '-' || !name[1]) {
             if (!a->in)
                 a->in = name;
@@ -112,13 +109,7 @@ static bool parse_args(int argc, char **argv, Args *a) {
         bool found = false;
         for (size_t k = 0; k < sizeof ints / sizeof *ints && !found; k++) {
             if (strcmp(name, ints[k].name)) continue;
-            char *end;
-            errno = 0;
-            long long n = strtoll(v, &end, 10);
-            if (errno || end == v || *end || n < ints[k].min || n > ints[k].max)
-                return datagen_error("%s %s: expected a number in %" PRId64 "..%" PRId64, name, v, ints[k].min,
-                                     ints[k].max);
-            *ints[k].value = n;
+            if (!datagen_int_flag(name, v, ints[k].min, ints[k].max, ints[k].value)) return false;
             found = true;
         }
         if (!found) return datagen_error("unknown option %s (rescore --help lists them)", name);
