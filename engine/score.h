@@ -41,3 +41,15 @@ static inline int score_mate_moves(Score s) {
     int moves = plies < 1 ? 1 : (plies + 1) / 2;
     return s > 0 ? moves : -moves;
 }
+
+/* A fail-high score `best` > `beta` pulled towards beta by 1/(depth + 1)
+ * of the way: how far a cut-off's score lies above beta is the least
+ * trustworthy part of it (one refutation found, the rest unsearched), the
+ * more so the shallower the search. The result stays at or above beta (a
+ * lower bound stays one); scores at or below beta, mates and table results
+ * are returned as they are. Stockfish does the same at every fail high of
+ * its search and quiescence. */
+static inline Score score_fail_high_blend(Score best, Score beta, int depth) {
+    if (best <= beta || depth < 1 || score_is_decisive(best) || score_is_decisive(beta)) return best;
+    return (Score)((best * depth + beta) / (depth + 1));
+}

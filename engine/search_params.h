@@ -46,6 +46,7 @@
     X(SE_MAX_DOUBLE,          9,     0,    20,    2) \
     X(CHECK_EXT_MIN_DEPTH,   11,     1,    14,    1) \
     X(QS_CHECKS,              1,     0,     1,    1) \
+    X(FAIL_HIGH_BLEND,        1,     0,     1,    1) \
     X(LMR_BASE,             325,     0,  2000,  100) \
     X(LMR_SCALE,            532,   300,   900,   30) \
     X(LMR_PV,               983,     0,  2048,  128) \

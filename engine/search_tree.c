@@ -194,6 +194,11 @@ static inline bool futility_prune_ok(Depth lmr_depth, Score static_eval, Score a
     return lmr_depth < FUT_MAX_DEPTH && static_eval + FUT_BASE + FUT_PER_DEPTH * lmr_depth <= alpha;
 }
 
+/* Fail-high scores pulled towards beta (FAIL_HIGH_BLEND; score.h). */
+static inline Score blend_fail_high(Score best, Score beta, Depth depth) {
+    return FAIL_HIGH_BLEND ? score_fail_high_blend(best, beta, depth) : best;
+}
+
 /* Reduction of the move_count-th move at depth, in 1/1024 ply. */
 static inline int base_reduction(Depth depth, int move_count) {
     return Reductions[imin(depth, REDUCTION_TABLE - 1)][imin(move_count, REDUCTION_TABLE - 1)];
@@ -299,6 +304,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         ss->static_eval = corr_apply(&t->correction, pos, raw);
         best = eval_from_tt(&hit, ss->static_eval);
         if (best >= beta) {
+            best = blend_fail_high(best, beta, 1);
             if (!hit.found) tt_store(key, ss->ply, MOVE_NONE, best, raw, 0, BOUND_LOWER, false);
             return best;
         }
@@ -349,6 +355,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     if (in_check && legal == 0) return mated_in(ss->ply);
 
     // Step 7. Store
+    best = blend_fail_high(best, beta, 1);
     Bound bound = best >= beta ? BOUND_LOWER : pv_node && best_move ? BOUND_EXACT : BOUND_UPPER;
     tt_store(key, ss->ply, best_move, best, raw, 0, bound, tt_pv);
     return best;
@@ -661,6 +668,7 @@ moves_loop:;
         stats_update_continuation(ss - 1, pos->board[move_to(prev)], move_to(prev), history_bonus(depth));
     if (best <= alpha) ss->tt_pv = ss->tt_pv || ((ss - 1)->tt_pv && depth > 3);
     best = imin(best, tb_ceiling);
+    if (!excluded) best = blend_fail_high(best, beta, depth);
 
     // Step 20. Store (not in a singular search, nor for the secondary
     // MultiPV lines at the root), and teach the correction history

@@ -197,6 +197,28 @@ static void test_mate_stop_waits_for_the_shortest_mate(void **state) {
     assert_true(tried >= 7); /* the suite's 7 mates in 3, and 20 in 4 unless running slow */
 }
 
+/* A fail-high score is pulled towards beta by 1/(depth + 1) of the way
+ * (score_fail_high_blend, FAIL_HIGH_BLEND) and stays a lower bound: at or
+ * above beta for either sign; other scores, mates and table results are
+ * left as they are. */
+static void test_fail_high_scores_blend_towards_beta(void **state) {
+    (void)state;
+    assert_int_equal(score_fail_high_blend(100, 40, 1), 70);
+    assert_int_equal(score_fail_high_blend(100, 40, 3), 85);
+    assert_int_equal(score_fail_high_blend(-19, -20, 1), -19);
+    assert_int_equal(score_fail_high_blend(-10, -30, 1), -20);
+    for (int best = -60; best <= 60; best++)
+        for (int depth = 1; depth <= 20; depth++) {
+            Score b = score_fail_high_blend(best, -7, depth);
+            if (best > -7) assert_true(b >= -7 && b <= best);
+            else assert_int_equal(b, best);
+        }
+    assert_int_equal(score_fail_high_blend(SCORE_MATE - 9, 40, 4), SCORE_MATE - 9);
+    assert_int_equal(score_fail_high_blend(SCORE_TB_WIN - 9, 40, 4), SCORE_TB_WIN - 9);
+    assert_int_equal(score_fail_high_blend(100, -(SCORE_MATE - 9), 4), 100);
+    assert_int_equal(score_fail_high_blend(100, 100, 4), 100);
+}
+
 /* The side that checks with every move of a repetition cycle loses. */
 static void test_perpetual_check_loses_for_the_checker(void **state) {
     (void)state;
@@ -499,6 +521,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_mates_found_with_exact_score_at_the_right_depth, setup),
         cmocka_unit_test_setup(test_mate_stop_waits_for_the_shortest_mate, setup),
+        cmocka_unit_test(test_fail_high_scores_blend_towards_beta),
         cmocka_unit_test_setup(test_perpetual_check_loses_for_the_checker, setup),
         cmocka_unit_test_setup(test_perpetual_chase_loses_for_the_chaser, setup),
         cmocka_unit_test_setup(test_plain_repetition_is_a_draw, setup),
