@@ -14,7 +14,8 @@
  * egtb_pairs.awk on a hand-made match of the tables against none and its
  * baseline (tests/data/scripts/pairs*.{epd,pgn}: two positions, two pairs),
  * sprt_models.awk on a made-up match log (tests/data/scripts/sprt.log:
- * eight games, four pairs; the figures computed independently in Python). */
+ * eight games, four pairs; the figures computed independently in Python),
+ * pool_remake.sh on a three-game pool made here by tuong-datagen. */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -440,6 +441,117 @@ static void test_egtb_pairs_counts(void **state) {
     assert_non_null(strstr(out, "\nall                  4    1    1    2      0      1      1         0        0        0\n"));
 }
 
+/* pool_remake.sh with args in the source directory (stderr too); its exit code. */
+static int pool_remake(const char *args, char *out, size_t outlen) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && bench/scripts/pool_remake.sh %s 2>&1", TUONG_SOURCE_DIR, args);
+    int rc = run(cmd, out, outlen);
+    if (rc != 0 && rc != 1 && rc != 2) print_message("%s\n-> %s", cmd, out);
+    return rc;
+}
+
+/* The manifest line of FILE in the pool DIR, without its created/updated columns. */
+static void manifest_line(const char *dir, const char *file, char *out, size_t outlen) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "awk -F'\t' -v OFS='\t' '$1 == \"%s\" { NF = 12; print }' '%s/manifest.tsv'", file, dir);
+    assert_int_equal(run(cmd, out, outlen), 0);
+    assert_true(strlen(out) > 0);
+}
+
+/* A three-game pool run by tuong-datagen, its manifest as the committed
+ * copy: the script remakes the file byte for byte in a new pool, with the
+ * book in the pool's openings directory (no git needed); a manifest whose
+ * sha256 differs fails; -r goes on in the background (here to game 4); bad
+ * lines and arguments are refused with one error line. */
+static void test_pool_remake(void **state) {
+    (void)state;
+    char dir[64], cmd[4096], out[8192], args[2048], want[1024], got[1024];
+    snprintf(dir, sizeof dir, "/tmp/tuong-pool-remake-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    const char *file = "run-s7-n300.bin";
+    snprintf(cmd, sizeof cmd,
+             "'%s' pool run --pool %s/src --seed 7 --nodes 300 --games 3 --threads 1 --progress 0 "
+             "--openings '%s/openings/xiangqi.epd' 2>&1 && mkdir -p %s/new/openings %s/bad/openings && "
+             "cp '%s/openings/xiangqi.epd' %s/new/openings/ && cp '%s/openings/xiangqi.epd' %s/bad/openings/",
+             TUONG_DATAGEN, dir, TUONG_DATA_DIR, dir, dir, TUONG_DATA_DIR, dir, TUONG_DATA_DIR, dir);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    char srcdir[128], newdir[128];
+    snprintf(srcdir, sizeof srcdir, "%s/src", dir);
+    snprintf(newdir, sizeof newdir, "%s/new/data", dir);
+    manifest_line(srcdir, file, want, sizeof want);
+
+    snprintf(args, sizeof args, "-m %s/src/manifest.tsv -p %s/new/data -d '%s' -t 1 %s", dir, dir, TUONG_DATAGEN, file);
+    assert_int_equal(pool_remake(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "remade run-s7-n300.bin: "));
+    assert_non_null(strstr(out, " games, sha256 "));
+    assert_non_null(strstr(out, ": same as the manifest\n"));
+    snprintf(cmd, sizeof cmd, "cmp %s/src/%s %s/new/data/%s", dir, file, dir, file);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    manifest_line(newdir, file, got, sizeof got);
+    assert_string_equal(got, want);
+
+    /* The same games against a line whose sha256 is another: refused. */
+    snprintf(cmd, sizeof cmd,
+             "awk -F'\t' -v OFS='\t' '$1 == \"%s\" { $6 = \"%064d\" } 1' %s/src/manifest.tsv > %s/badsha.tsv", file, 0,
+             dir, dir);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    snprintf(args, sizeof args, "-m %s/badsha.tsv -p %s/bad/data -d '%s' -t 1 %s", dir, dir, TUONG_DATAGEN, file);
+    assert_int_equal(pool_remake(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "pool_remake.sh: error: run-s7-n300.bin differs from the line"));
+
+    /* -r: on in the background, here to game 4 (a flag after --), nice 19 only. */
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && pid=$(bench/scripts/pool_remake.sh -m %s/src/manifest.tsv -p %s/new/data -d '%s' -t 1 -r -N "
+             "%s -- --games 4 | sed -n 's/.*process \\([0-9]*\\),.*/\\1/p') && [ -n \"$pid\" ] && "
+             "while kill -0 $pid 2>/dev/null; do sleep 0.1; done && "
+             "awk -F'\t' '$1 == \"%s\" { print $4 }' %s/new/data/manifest.tsv && grep -c 'pool run' "
+             "%s/new/data/run-s7-n300.log",
+             TUONG_SOURCE_DIR, dir, dir, TUONG_DATAGEN, file, file, dir, dir);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    assert_string_equal(out, "4\n1\n");
+
+    /* Bad lines and arguments: one error line, exit status 1 (2 for usage). */
+    snprintf(cmd, sizeof cmd,
+             "awk -F'\t' -v OFS='\t' '$1 == \"%s\" { print; $1 = \"rescored.bin\"; $2 = \"rescore\"; print; "
+             "$1 = \"odd.bin\"; $2 = \"selfplay\"; $11 = $11 \",tempo=3\"; print; $1 = \"book.bin\"; "
+             "$11 = \"hard=1200,openings=xiangqi.epd@deadbeef\"; print; next } 1' %s/src/manifest.tsv > %s/lines.tsv",
+             file, dir, dir);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    static const struct {
+        const char *file, *error;
+        int status;
+    } refused[] = {
+        {"missing.bin", "error: missing.bin is not in ", 1},
+        {"rescored.bin", "error: rescored.bin is a rescore line", 1},
+        {"odd.bin", "error: unknown setting 'tempo'", 1},
+        {"book.bin", "does not have the sha256 deadbeef", 1},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(args, sizeof args, "-m %s/lines.tsv -p %s/bad/data -d '%s' -t 1 %s", dir, dir, TUONG_DATAGEN,
+                 refused[i].file);
+        assert_int_equal(pool_remake(args, out, sizeof out), refused[i].status);
+        assert_non_null(strstr(out, refused[i].error));
+    }
+    /* Without -d the binary is built at the line's commit: not one git knows. */
+    snprintf(cmd, sizeof cmd,
+             "awk -F'\t' -v OFS='\t' '$1 == \"%s\" { $7 = \"0123abc-dirty\" } 1' %s/src/manifest.tsv > %s/dirty.tsv",
+             file, dir, dir);
+    assert_int_equal(run(cmd, out, sizeof out), 0);
+    snprintf(args, sizeof args, "-m %s/dirty.tsv -p %s/bad/data -t 1 %s", dir, dir, file);
+    assert_int_equal(pool_remake(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "error: run-s7-n300.bin's commit '0123abc-dirty' is not a git commit"));
+    snprintf(args, sizeof args, "-m %s/lines.tsv -t 0 %s", dir, file);
+    assert_int_equal(pool_remake(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "error: -t wants a number of worker processes"));
+    snprintf(args, sizeof args, "-m %s/nonexistent.tsv %s", dir, file);
+    assert_int_equal(pool_remake(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "error: cannot read the manifest"));
+    assert_int_equal(pool_remake("", out, sizeof out), 2);
+
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decided_at_finds_the_deciding_moves),
@@ -456,6 +568,7 @@ int main(void) {
         cmocka_unit_test(test_egtb_suite_refuses_bad_arguments),
         cmocka_unit_test(test_egtb_pairs_counts),
         cmocka_unit_test(test_sprt_models_on_a_log),
+        cmocka_unit_test(test_pool_remake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
