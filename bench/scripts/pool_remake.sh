@@ -17,7 +17,7 @@
 # Without -r: plays the line's games in the foreground into POOL (default
 # $TUONG_DATA_DIR or ${XDG_DATA_HOME:-~/.local/share}/tuong/data), runs
 # `pool verify`, and compares the new manifest line with MANIFEST's
-# (positions, games, sha256, net): "remade FILE: ... same" and exit 0, or
+# (positions, games, sha256, commit, net): "remade FILE: ... same" and exit 0, or
 # "error: ... differs" and exit 1. A pool that already holds part of FILE
 # is resumed up to the line's games.
 # With -r: goes on without a game limit in the background, at idle CPU
@@ -114,8 +114,10 @@ if [ -z "$datagen" ]; then
     trap 'rm -rf "$src"' EXIT
     echo "pool_remake.sh: building tuong-datagen at $commit" >&2
     git -C "$root" archive "$commit" | tar -x -C "$src" || die "cannot take $commit out of $root"
+    # The archive has no .git: name the commit, or the manifest would say "unknown".
     if ! { cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-      cmake --build "$src/build" -j"$threads" --target tuong-datagen >/dev/null; }; then
+      TUONG_GIT_COMMIT=$(git -C "$root" rev-parse --short=8 "$commit") \
+        cmake --build "$src/build" -j"$threads" --target tuong-datagen >/dev/null; }; then
       die "tuong-datagen of $commit did not build"
     fi
     cp "$src/build/tuong-datagen" "$datagen"
@@ -136,8 +138,8 @@ fi
 
 "${run[@]}" --games "$games" --progress 0 "${extra[@]}" || die "the pool run of $file failed"
 "$datagen" pool verify --pool "$pool" >/dev/null || die "pool verify failed in $pool"
-got=$(awk -F'\t' -v f="$file" '$1 == f { print $3, $4, $6, $8; exit }' "$pool/manifest.tsv")
-want="$positions $games $sha $net"
+got=$(awk -F'\t' -v f="$file" '$1 == f { print $3, $4, $6, $7, $8; exit }' "$pool/manifest.tsv")
+want="$positions $games $sha $commit $net"
 [ "$got" = "$want" ] ||
-  die "$file differs from the line: positions games sha256 net are '$got', the manifest says '$want'"
+  die "$file differs from the line: positions games sha256 commit net are '$got', the manifest says '$want'"
 echo "remade $file: $positions positions, $games games, sha256 ${sha:0:8}..., net $net: same as the manifest"
