@@ -173,6 +173,68 @@ static void test_data_file(void **state) {
     assert_non_null(strstr(missing, "not a regular file"));
 }
 
+/* FILE@FIRST:END reads only records FIRST..END-1, from a file that may hold
+ * more and end in part of a record (a pool file being appended to); bad
+ * ranges are refused with one message. */
+static void test_data_range(void **state) {
+    (void)state;
+    enum { N = 40 };
+    TrainData src = make_data(N);
+    char dir[] = "/tmp/tuong-train-range-XXXXXX", path[300], spec[400], err[400];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/pool.bin", dir);
+    size_t size = TRAIN_HEADER_SIZE + N * TRAIN_RECORD_SIZE + 5; /* 5 bytes of a record being written */
+    unsigned char *file = calloc(1, size);
+    memcpy(file, TRAIN_DATA_MAGIC, 8);
+    file[8] = TRAIN_RECORD_SIZE;
+    memcpy(file + TRAIN_HEADER_SIZE, src.records, N * TRAIN_RECORD_SIZE);
+    write_file(path, file, size);
+
+    TrainData d = {0};
+    snprintf(spec, sizeof spec, "%s@10:25", path);
+    assert_true(train_data_load_spec(&d, spec, 0, err, sizeof err));
+    assert_int_equal(d.count, 15);
+    assert_memory_equal(d.records, src.records + 10 * TRAIN_RECORD_SIZE, 15 * TRAIN_RECORD_SIZE);
+    snprintf(spec, sizeof spec, "%s@0:40", path); /* all whole records, the torn tail left alone */
+    assert_true(train_data_load_spec(&d, spec, 3, err, sizeof err)); /* at most 3 more */
+    assert_int_equal(d.count, 18);
+    assert_memory_equal(d.records + 15 * TRAIN_RECORD_SIZE, src.records, 3 * TRAIN_RECORD_SIZE);
+    train_data_free(&d);
+
+    /* Without a range the torn file is refused, as before; so is "@30:"
+     * (to the end), which reads the whole tail. */
+    assert_false(train_data_load_spec(&d, path, 0, err, sizeof err));
+    assert_non_null(strstr(err, "truncated"));
+    snprintf(spec, sizeof spec, "%s@30:", path);
+    assert_false(train_data_load_spec(&d, spec, 0, err, sizeof err));
+    write_file(path, file, size - 5);
+    assert_true(train_data_load_spec(&d, spec, 0, err, sizeof err));
+    assert_int_equal(d.count, 10);
+    assert_memory_equal(d.records, src.records + 30 * TRAIN_RECORD_SIZE, 10 * TRAIN_RECORD_SIZE);
+    train_data_free(&d);
+
+    const char *bad[] = {"@5:41", "@40:", "@7:7", "@9:3", "@x:3", "@3:4x", "@3", "@:4", "@1234567890123:"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(spec, sizeof spec, "%s%s", path, bad[i]);
+        err[0] = 0;
+        assert_false(train_data_load_spec(&d, spec, 0, err, sizeof err));
+        if (!strstr(err, "records") && !strstr(err, "range")) fail_msg("%s: %s", bad[i], err);
+        assert_int_equal(d.count, 0);
+    }
+    /* A file whose own name holds '@' is read as it is. */
+    char odd[400];
+    snprintf(odd, sizeof odd, "%s/net@1:2", dir);
+    write_file(odd, file, size - 5);
+    assert_true(train_data_load_spec(&d, odd, 0, err, sizeof err));
+    assert_int_equal(d.count, N);
+    train_data_free(&d);
+    remove(odd);
+    remove(path);
+    rmdir(dir);
+    free(file);
+    free(src.records);
+}
+
 /* ---- gradients -------------------------------------------------------------- */
 
 static double batch_loss(const TrainNet *net, const TrainLoss *loss, const TrainData *d, const uint32_t *idx,
@@ -1549,6 +1611,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_round_trip),
         cmocka_unit_test(test_data_file),
+        cmocka_unit_test(test_data_range),
         cmocka_unit_test(test_gradient_check),
         cmocka_unit_test(test_batch_chunks),
         cmocka_unit_test(test_overfit),

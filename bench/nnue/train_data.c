@@ -99,8 +99,11 @@ bool train_data_write_header(FILE *f) {
     return fwrite(h, 1, sizeof h, f) == sizeof h;
 }
 
-/* Open path and check its header and size; *count gets the records. */
-static FILE *open_checked(const char *path, size_t *count, char *err, size_t errlen) {
+/* Open path and check its header and size; *count gets the whole records.
+ * A file whose size is not the header plus whole records is refused unless
+ * only a prefix is read (tail_ok): a pool file that tuong-datagen is still
+ * appending to can end in part of a game's write. */
+static FILE *open_checked(const char *path, bool tail_ok, size_t *count, char *err, size_t errlen) {
     struct stat info;
     if (stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
         snprintf(err, errlen, "'%.200s' is not a regular file", path);
@@ -122,7 +125,7 @@ static FILE *open_checked(const char *path, size_t *count, char *err, size_t err
     else if (get_u32(h + 8) != TRAIN_RECORD_SIZE || get_u32(h + 12) != 0)
         ok = false, snprintf(err, errlen, "'%.200s': record size %u / reserved %u in the header, expected %d / 0", path,
                              (unsigned)get_u32(h + 8), (unsigned)get_u32(h + 12), TRAIN_RECORD_SIZE);
-    else if ((size - TRAIN_HEADER_SIZE) % TRAIN_RECORD_SIZE)
+    else if (!tail_ok && (size - TRAIN_HEADER_SIZE) % TRAIN_RECORD_SIZE)
         ok = false, snprintf(err, errlen, "'%.200s': %lld bytes is not 16 + 36 x records (truncated?)", path, size);
     if (!ok) {
         fclose(f);
@@ -132,10 +135,20 @@ static FILE *open_checked(const char *path, size_t *count, char *err, size_t err
     return f;
 }
 
-bool train_data_load(TrainData *d, const char *path, size_t max_records, char *err, size_t errlen) {
+/* Records [first, end) of path (end 0: to the end of the file), at most
+ * max_records of them if nonzero. */
+static bool load_range(TrainData *d, const char *path, size_t first, size_t end, size_t max_records, char *err,
+                       size_t errlen) {
     size_t n;
-    FILE *f = open_checked(path, &n, err, errlen);
+    FILE *f = open_checked(path, end != 0, &n, err, errlen);
     if (!f) return false;
+    if (end > n || (first && first >= (end ? end : n))) {
+        snprintf(err, errlen, "'%.200s' holds %zu records: no records %zu:%zu in it", path, n, first, end ? end : n);
+        fclose(f);
+        return false;
+    }
+    if (end) n = end;
+    n -= first;
     if (max_records && n > max_records) n = max_records;
     unsigned char *grown = realloc(d->records, (d->count + n) * TRAIN_RECORD_SIZE + 1);
     if (!grown) {
@@ -145,7 +158,8 @@ bool train_data_load(TrainData *d, const char *path, size_t max_records, char *e
     }
     d->records = grown;
     unsigned char *dst = grown + d->count * TRAIN_RECORD_SIZE;
-    bool ok = fread(dst, TRAIN_RECORD_SIZE, n, f) == n;
+    bool ok = fseeko(f, (off_t)TRAIN_HEADER_SIZE + (off_t)first * TRAIN_RECORD_SIZE, SEEK_SET) == 0 &&
+              fread(dst, TRAIN_RECORD_SIZE, n, f) == n;
     fclose(f);
     if (!ok) {
         snprintf(err, errlen, "'%.200s': read error", path);
@@ -155,12 +169,52 @@ bool train_data_load(TrainData *d, const char *path, size_t max_records, char *e
         TrainPosition p;
         char why[120];
         if (!train_record_decode(dst + i * TRAIN_RECORD_SIZE, &p, why, sizeof why)) {
-            snprintf(err, errlen, "'%.200s': record %zu is corrupt: %s", path, i, why);
+            snprintf(err, errlen, "'%.200s': record %zu is corrupt: %s", path, first + i, why);
             return false;
         }
     }
     d->count += n;
     return true;
+}
+
+bool train_data_load(TrainData *d, const char *path, size_t max_records, char *err, size_t errlen) {
+    return load_range(d, path, 0, 0, max_records, err, errlen);
+}
+
+/* A whole number of at most 12 digits at *s, moved past it. */
+static bool parse_count(const char **s, size_t *out) {
+    const char *p = *s;
+    size_t v = 0;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9' && digits < 13)
+        v = v * 10 + (size_t)(*p++ - '0'), digits++;
+    if (!digits || digits > 12) return false;
+    *out = v;
+    *s = p;
+    return true;
+}
+
+bool train_data_load_spec(TrainData *d, const char *spec, size_t max_records, char *err, size_t errlen) {
+    const char *at = strrchr(spec, '@');
+    struct stat info;
+    if (!at || stat(spec, &info) == 0) return train_data_load(d, spec, max_records, err, errlen);
+    size_t first = 0, end = 0;
+    const char *s = at + 1;
+    bool ok = parse_count(&s, &first) && *s++ == ':';
+    if (ok && *s) ok = parse_count(&s, &end) && !*s && end > first;
+    if (!ok) {
+        snprintf(err, errlen, "'%.200s': a range is FILE@FIRST:END or FILE@FIRST: (records FIRST to END - 1)", spec);
+        return false;
+    }
+    char path[4096];
+    size_t len = (size_t)(at - spec);
+    if (len >= sizeof path) {
+        snprintf(err, errlen, "'%.200s...': path too long", spec);
+        return false;
+    }
+    memcpy(path, spec, len);
+    path[len] = 0;
+    return load_range(d, path, first, end, max_records, err, errlen);
 }
 
 void train_data_free(TrainData *d) {

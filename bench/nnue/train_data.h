@@ -48,6 +48,11 @@ typedef struct {
  * the first ones). Every record is checked; on failure err says what and
  * where, and d is unchanged. */
 bool train_data_load(TrainData *d, const char *path, size_t max_records, char *err, size_t errlen);
+/* The same for a --data argument: FILE, or FILE@FIRST:END (records FIRST
+ * to END - 1; "FILE@FIRST:" to the end) when no file has the whole name.
+ * A range reads only what it names: the file may hold more, and end in
+ * part of a record being written. */
+bool train_data_load_spec(TrainData *d, const char *spec, size_t max_records, char *err, size_t errlen);
 void train_data_free(TrainData *d);
 static inline const unsigned char *train_record(const TrainData *d, size_t i) {
     return d->records + i * TRAIN_RECORD_SIZE;

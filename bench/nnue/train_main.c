@@ -31,7 +31,9 @@ static const char Usage[] =
     "  --init NET.nnue (start from this net's weights: a warm start, docs/nnue.md)\n"
     "  --head-epochs N [0] (the first N epochs train only the head: a warm start's new stack; with --skip the stack)\n"
     "  --qat-epochs N [1] (last N epochs see the output weights rounded as the engine will)\n"
-    "  --keep-checkpoints  --report SECONDS [30]\n";
+    "  --keep-checkpoints  --report SECONDS [30]\n"
+    "FILE (--data, --val) may end in @FIRST:END or @FIRST: for records FIRST to END - 1 of it only\n"
+    "(e.g. a snapshot of a pool file that is still growing: run-s1101-n5000.bin@0:1933191).\n";
 
 enum { MAX_DATA_FILES = 64 };
 
@@ -161,10 +163,10 @@ static bool load_data(const Args *a, const TrainConfig *cfg, TrainData *train, T
     for (int i = 0; i < a->n_data; i++) {
         size_t left = a->max_records ? (size_t)a->max_records - train->count : 0;
         if (a->max_records && !left) break;
-        if (!train_data_load(train, a->data[i], left, err, sizeof err)) return die("%s", err), false;
+        if (!train_data_load_spec(train, a->data[i], left, err, sizeof err)) return die("%s", err), false;
     }
     if (a->val) {
-        if (!train_data_load(val_own, a->val, 0, err, sizeof err)) return die("%s", err), false;
+        if (!train_data_load_spec(val_own, a->val, 0, err, sizeof err)) return die("%s", err), false;
         *val = *val_own;
     } else {
         /* The tail of the data: whole games stay on one side of the cut. */
@@ -356,7 +358,7 @@ static int cmd_validate(int argc, char **argv) {
     }
     bool ok = train_net_init_from(&t.net, &src, &rep, err, sizeof err);
     for (int i = 0; ok && i < a.n_data; i++)
-        ok = train_data_load(&data, a.data[i], 0, err, sizeof err);
+        ok = train_data_load_spec(&data, a.data[i], 0, err, sizeof err);
     if (!ok) {
         rc = die("%s", err);
     } else if (!data.count) {
