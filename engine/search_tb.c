@@ -105,8 +105,9 @@ static bool one_side_attacks(const Position *pos) {
  * fits the move limit (then it keeps fitting along the kept moves: rule60
  * grows by 2 as the DTM drops by 2, or resets at a capture): keep the
  * moves to the lost child of least DTM w (ties: least DTC), scored as a
- * mate at ply w. false (moves untouched) when any of that fails or the
- * DTM files disagree with DTC (res) on who wins: then DTC ranks. */
+ * mate at ply w. Children that repeat a position of the game count only
+ * as res says. false (moves untouched) when any of that fails or the DTM
+ * files call a child won by DTC (res) not lost: then DTC ranks. */
 static bool dtm_keep(const Position *root, MoveList *moves, const RootResult *res, Score *scores,
                      uint64_t *probes) {
     static Position pos; /* the driver's only */
@@ -127,7 +128,12 @@ static bool dtm_keep(const Position *root, MoveList *moves, const RootResult *re
         *probes += replies.count > 0 && ok;
         pos_unmake_move(&pos);
         bool lost = ok && !c.win && c.v > 0;
-        if (!ok || c.rule != 0 || lost != (res[i].wdl > 0)) return false;
+        if (!ok || c.rule != 0 || (!lost && res[i].wdl > 0)) return false;
+        /* A table loss for the opponent that the game's repetitions make a
+         * draw or a loss for us (root_result judged the cycle as played)
+         * is no move to keep; the rest still rank by DTM when one of them
+         * is one ply shorter than the root. */
+        if (lost && res[i].wdl <= 0) lost = false;
         w[i] = lost ? c.v : 0;
         if (lost && (!least || c.v < least)) least = c.v;
     }

@@ -457,6 +457,48 @@ static void test_root_ranks_by_dtm(void **state) {
     eng_finish(&e);
 }
 
+/* A won root one of whose table-lost children repeats a position of the
+ * game (so the repetition judge, not the table, values it) still ranks by
+ * DTM through the other children. KPPK, Red to move after 1. a7b7 e7e8 2.
+ * b7c7 e8e7: c7b7 would bring back the position after 1. a7b7 (a table
+ * loss for Black, judged a draw here), and the king's moves mate two plies
+ * sooner than d9e9, the first of the shortest conversions. Before the fix
+ * the repeated child made the root fall back to DTC (d9e9, a table-band
+ * score; found by egtb_convert.sh with DTM files). */
+static void test_dtm_root_with_a_repeated_child(void **state) {
+    (void)state;
+    static const char Start[] = "3P5/9/P3k4/9/9/9/9/9/5K3/9 w - - 0 1", Now[] = "3P5/9/2P1k4/9/9/9/9/9/5K3/9 w - - 4 3";
+    static Position pos;
+    must_parse(&pos, Now);
+    Move want[MAX_MOVES];
+    uint16_t w;
+    int n = dtm_best_moves(&pos, want, &w);
+    char text[8], best[16], score[32], expect[32];
+    assert_true(egtb_is_loss(child_of(&pos, move_from_text("c7b7", 0), true))); /* a table loss for Black */
+    assert_true(n >= 1);
+    for (int k = 0; k < n; k++) assert_string_not_equal(move_to_text(want[k], 0, text), "d9e9");
+    Engine e;
+    eng_start_dialect(&e, "uci");
+    eng_send(&e, "setoption name EGTBPath value %s;%s", Dir, DtmDir);
+    eng_expect(&e, "info string endgame tables: 8 with WDL, 8 with DTC, 8 with DTM", T5s, NULL, 0);
+    snprintf(expect, sizeof expect, "mate %d", (w + 1) / 2);
+    for (int history = 0; history < 2; history++) {
+        if (history)
+            eng_send(&e, "position fen %s moves a7b7 e7e8 b7c7 e8e7", Start);
+        else
+            eng_send(&e, "position fen %s", Now);
+        eng_send(&e, "go depth 1");
+        read_best_and_score(&e, best, score, sizeof score);
+        bool found = false;
+        for (int k = 0; k < n; k++) found |= !strcmp(best, move_to_text(want[k], 0, text));
+        if (!found) fail_msg("history %d: bestmove %s is not a least-DTM move (%d)", history, best, n);
+        if (strcmp(score, expect)) fail_msg("history %d: score %s, want %s", history, score, expect);
+    }
+    eng_send(&e, "quit");
+    assert_int_equal(eng_wait(&e, T5s), 0);
+    eng_finish(&e);
+}
+
 /* A lost root keeps the DTC ranking with DTM files loaded (resisting the
  * conversion longest gives the move limit its best chance): at lost KRKAA
  * roots (Black to move) where the moves resisting longest by DTC and by
@@ -641,6 +683,7 @@ int main(void) {
         cmocka_unit_test(test_bad_dtm_files_refused),
         cmocka_unit_test(test_root_plays_table_move),
         cmocka_unit_test(test_root_ranks_by_dtm),
+        cmocka_unit_test(test_dtm_root_with_a_repeated_child),
         cmocka_unit_test(test_lost_root_keeps_dtc),
         cmocka_unit_test(test_plays_won_ending_to_mate),
         cmocka_unit_test(test_converts_at_the_move_limit),
