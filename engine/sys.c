@@ -15,6 +15,15 @@ void *sys_aligned_alloc(size_t align, size_t size) { return _aligned_malloc(size
 
 void sys_aligned_free(void *p) { _aligned_free(p); }
 
+/* Committed pages are zero and backed only when touched. Large pages need
+ * a privilege users rarely have, so plain pages. */
+void *sys_large_alloc(size_t size) { return VirtualAlloc(NULL, size, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE); }
+
+void sys_large_free(void *p, size_t size) {
+    (void)size;
+    if (p) VirtualFree(p, 0, MEM_RELEASE);
+}
+
 unsigned long long sys_memory_bytes(void) {
     MEMORYSTATUSEX m = {.dwLength = sizeof m};
     return GlobalMemoryStatusEx(&m) ? (unsigned long long)m.ullTotalPhys : 0;
@@ -39,6 +48,7 @@ size_t sys_exe_path(char *out, size_t size) {
 #else
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,6 +58,39 @@ void *sys_aligned_alloc(size_t align, size_t size) {
 }
 
 void sys_aligned_free(void *p) { free(p); }
+
+enum { HUGE_PAGE_SIZE = 2 << 20 };
+
+/* The mapping's length: whole huge pages from one huge page up, else whole
+ * small pages, so that every part of it can be unmapped. */
+static size_t large_length(size_t size) {
+    size_t unit = size >= HUGE_PAGE_SIZE ? HUGE_PAGE_SIZE : 4096;
+    return (size + unit - 1) / unit * unit;
+}
+
+/* Anonymous pages are zero and backed only when touched. A mapping one huge
+ * page longer is trimmed to the first 2 MB boundary, since only aligned
+ * 2 MB runs can become huge pages. */
+void *sys_large_alloc(size_t size) {
+    size_t length = large_length(size);
+    if (length < size) return NULL;
+    size_t slack = length >= HUGE_PAGE_SIZE ? HUGE_PAGE_SIZE : 0;
+    if (length > SIZE_MAX - slack) return NULL;
+    char *raw = mmap(NULL, length + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    if (!slack) return raw;
+    size_t head = (HUGE_PAGE_SIZE - (uintptr_t)raw % HUGE_PAGE_SIZE) % HUGE_PAGE_SIZE;
+    if (head) munmap(raw, head);
+    if (slack - head) munmap(raw + head + length, slack - head);
+#ifdef MADV_HUGEPAGE
+    madvise(raw + head, length, MADV_HUGEPAGE); /* only a hint: plain pages if refused */
+#endif
+    return raw + head;
+}
+
+void sys_large_free(void *p, size_t size) {
+    if (p) munmap(p, large_length(size));
+}
 
 unsigned long long sys_memory_bytes(void) {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);

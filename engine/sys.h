@@ -14,6 +14,12 @@
 /* size bytes aligned to align (a power of two); release with sys_aligned_free. */
 void *sys_aligned_alloc(size_t align, size_t size);
 void sys_aligned_free(void *p);
+/* size bytes of zeroed memory for a large table probed at random (the
+ * transposition table): pages are given only when first touched; on Linux
+ * 2 MB aligned and marked for transparent huge pages, so that probes miss
+ * the TLB far less. Release with sys_large_free and the same size. */
+void *sys_large_alloc(size_t size);
+void sys_large_free(void *p, size_t size);
 /* Physical memory in bytes, 0 if unknown. */
 unsigned long long sys_memory_bytes(void);
 /* Processors online, 0 if unknown. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "search.h"
+#include "sys.h"
 #include "tt.h"
 
 /* The failed-allocation test asks for an impossible table: under
@@ -137,6 +138,29 @@ static void test_failed_resize_keeps_the_old_table(void **state) {
     assert_true(search_resize_hash(before));
 }
 
+/* The table's memory: zero, writable to its last byte, and from one huge
+ * page up aligned to one (2 MB; POSIX), so that the system can back it
+ * with huge pages; sizes that are no whole number of pages too. */
+static void test_large_alloc(void **state) {
+    (void)state;
+    const size_t Huge = (size_t)2 << 20;
+    const size_t sizes[] = {1, 64, 4096, 4097, Huge - 1, Huge, Huge + 1, 3 * Huge + 5};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        unsigned char *p = sys_large_alloc(sizes[i]);
+        assert_non_null(p);
+#ifndef _WIN32
+        if (sizes[i] >= Huge) assert_int_equal((uintptr_t)p % Huge, 0);
+#endif
+        for (size_t at = 0; at < sizes[i]; at += 4093)
+            assert_int_equal(p[at], 0);
+        assert_int_equal(p[sizes[i] - 1], 0);
+        memset(p, 0xA5, sizes[i]);
+        sys_large_free(p, sizes[i]);
+    }
+    sys_large_free(NULL, 123); /* as free(NULL) */
+    assert_null(sys_large_alloc(SIZE_MAX - 5));
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -148,6 +172,7 @@ int main(void) {
         cmocka_unit_test(test_bucket_replacement_keeps_the_deep_entry),
         cmocka_unit_test(test_clear_and_hashfull),
         cmocka_unit_test(test_failed_resize_keeps_the_old_table),
+        cmocka_unit_test(test_large_alloc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
