@@ -344,9 +344,10 @@ static void test_egtb_convert_counts(void **state) {
     assert_int_equal(system(cmd), 0);
     snprintf(args, sizeof args, "-w 2 -d 1 -n 1 -o %s/out '%s' %s/tb KRKA", dir, TUONG_BINARY, dir);
     assert_int_equal(egtb_convert(args, out, sizeof out), 0);
-    assert_memory_equal(out, "table    tables     converted  mean plies  draws kept\n", 53);
+    assert_memory_equal(out, "table    tables     converted  mean plies  draws kept  over DTM\n", 63);
     assert_non_null(strstr(out, "\nKRKA     on          4 / 4 "));
-    assert_non_null(strstr(out, "     2 / 2   \nKRKA     off         "));
+    /* the drawn ones kept; no DTM file, so no count over DTM */
+    assert_non_null(strstr(out, "     2 / 2            -\nKRKA     off         "));
     snprintf(cmd, sizeof cmd, "test $(wc -l < %s/out/games.tsv) -eq 12 && test $(grep -c '^on\tKRKA\twin\tw\t1-0\t' %s/out/games.tsv) -eq 4",
              dir, dir);
     assert_int_equal(system(cmd), 0);
@@ -358,12 +359,24 @@ static void test_egtb_convert_counts(void **state) {
     snprintf(args, sizeof args, "-w 2 -d 1 -n 1 -p %s/none -o %s/away '%s' %s/tb KRKA", dir, dir, TUONG_BINARY, dir);
     assert_int_equal(egtb_convert(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "\nKRKA     on          0 / 4 "));
+    /* With DTM files (build --dtm) the won games are also held to their
+     * positions' DTM: at one node the root ranks by DTM, so none lasts
+     * longer; games.tsv's last column is each start's DTM. */
+    snprintf(cmd, sizeof cmd, "'%s/tuong-egtb' build --dtm --out %s/dtm KRKA >/dev/null", TUONG_BUILD_DIR, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "-w 3 -d 0 -n 1 -o %s/dtmout '%s' %s/dtm KRKA", dir, TUONG_BINARY, dir);
+    assert_int_equal(egtb_convert(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "\nKRKA     on          6 / 6 "));
+    assert_non_null(strstr(out, "     0 / 0            0\nKRKA     off  "));
+    snprintf(cmd, sizeof cmd, "test $(awk -F'\t' '$1 == \"on\" && $8 ~ /^[0-9]+$/ && $6 + 0 <= $8 + 0' %s/dtmout/games.tsv | wc -l) -eq 6",
+             dir);
+    assert_int_equal(system(cmd), 0);
     /* Drawn KNKA positions with the horse to move: the tables keep the draw. */
     snprintf(cmd, sizeof cmd, "'%s/tuong-egtb' build --out %s/tb KNKA >/dev/null", TUONG_BUILD_DIR, dir);
     assert_int_equal(system(cmd), 0);
     snprintf(args, sizeof args, "-w 0 -d 2 -m strong -n 1 -o %s/draws '%s' %s/tb KNKA", dir, TUONG_BINARY, dir);
     assert_int_equal(egtb_convert(args, out, sizeof out), 0);
-    assert_non_null(strstr(out, "\nKNKA     on          0 / 0              -     4 / 4   \n"));
+    assert_non_null(strstr(out, "\nKNKA     on          0 / 0              -     4 / 4            -\n"));
     snprintf(cmd, sizeof cmd, "test $(grep -c '^on\tKNKA\tdraw\tw\t' %s/draws/games.tsv) -eq 4", dir);
     assert_int_equal(system(cmd), 0);
     /* Bad input: one error line, exit status 2. */

@@ -27,6 +27,10 @@
 # A won game is converted when the side to move at the start (the table's
 # winner) wins it within the no-capture limit (tuong-match's -nocapture,
 # 120 plies); a drawn game is kept when it is not lost by either side.
+# Where TBDIR holds a signature's DTM file (tuong-egtb build --dtm), the
+# last column counts the converted games that lasted longer than their
+# position's DTM (the table's plies to mate with both sides perfect): 0
+# when the winner followed DTM all the way; "-" without a DTM file.
 set -euo pipefail
 
 usage() { sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -79,6 +83,17 @@ for sig in "$@"; do
 done
 positions=$(wc -l <"$epd")
 
+# Each won position's DTM where its signature has a DTM file: FEN, tab, plies.
+dtm=$out/dtm.tsv
+: >"$dtm"
+while IFS= read -r line; do
+  fen=${line%% ;*} rest=${line#* ; }
+  sig=${rest%% *}
+  if [[ $rest != *" win "* ]] || [ ! -f "$tb/$sig.lzdtm" ]; then continue; fi
+  d=$("$bin/tuong-egtb" probe "$tb" "$fen" | sed -n '1s/.* dtm \([0-9][0-9]*\).*/\1/p')
+  [ -n "$d" ] && printf '%s\t%s\n' "$fen" "$d" >>"$dtm"
+done <"$epd"
+
 : >"$out/games.tsv"
 for use in true false; do
   pgn=$out/tables-$use.pgn
@@ -88,9 +103,11 @@ for use in true false; do
     -openings "$epd" -games $((2 * positions)) -nodes "$nodes" -concurrency "$conc" \
     -quiet -pgnout "$pgn" >"$out/match-$use.log"
   # One line per game: tables, signature, value, side to move at the
-  # start, result, plies, and the reason tuong-match gave.
+  # start, result, plies, the reason tuong-match gave, and the start's DTM
+  # ("-" if none).
   awk -v use="$use" '
-    FNR == NR { split($0, f, " ; "); split(f[2], c, " "); sig[f[1]] = c[1]; val[f[1]] = c[2]; next }
+    FILENAME == ARGV[1] { split($0, d, "\t"); dtm[d[1]] = d[2]; next }
+    FILENAME == ARGV[2] { split($0, f, " ; "); split(f[2], c, " "); sig[f[1]] = c[1]; val[f[1]] = c[2]; next }
     /^\[FEN "/ { fen = $0; sub(/^\[FEN "/, "", fen); sub(/"\]$/, "", fen); text = "" }
     /^\[Result "/ { res = $2; gsub(/[]"]/, "", res) }
     /^\[PlyCount "/ { plies = $2; gsub(/[]"]/, "", plies) }
@@ -98,27 +115,32 @@ for use in true false; do
     /(1-0|0-1|1\/2-1\/2)$/ && !/^\[/ {
       why = text; sub(/.*\{/, "", why); sub(/\}.*/, "", why) # the last comment
       split(fen, g, " ")
-      printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", use == "true" ? "on" : "off", sig[fen], val[fen], g[2], res, plies, why
-    }' "$epd" "$pgn" >>"$out/games.tsv"
+      printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", use == "true" ? "on" : "off", sig[fen], val[fen], g[2], res, plies, why,
+             fen in dtm ? dtm[fen] : "-"
+    }' "$dtm" "$epd" "$pgn" >>"$out/games.tsv"
 done
 
 # The table: per signature and tables on/off, won games converted and the
-# mean plies to the win, drawn games kept.
+# mean plies to the win, drawn games kept, converted games over their DTM.
 awk -F'\t' '
   {
     k = $2 "\t" $1
     if (!($2 in seen)) { seen[$2] = 1; sigs[++n] = $2 }
     winner = $4 == "w" ? "1-0" : "0-1"
-    if ($3 == "win") { won[k]++; if ($5 == winner) { conv[k]++; plies[k] += $6 } }
+    if ($3 == "win") {
+      won[k]++
+      if ($8 != "-") hasdtm[k] = 1
+      if ($5 == winner) { conv[k]++; plies[k] += $6; if ($8 != "-" && $6 + 0 > $8 + 0) over[k]++ }
+    }
     else { drawn[k]++; kept[k] += $5 == "1/2-1/2" }
   }
   END {
-    printf "%-8s %-6s %13s %11s %11s\n", "table", "tables", "converted", "mean plies", "draws kept"
+    printf "%-8s %-6s %13s %11s %11s %9s\n", "table", "tables", "converted", "mean plies", "draws kept", "over DTM"
     for (i = 1; i <= n; i++)
       for (j = 1; j <= 2; j++) {
         use = j == 1 ? "on" : "off"; k = sigs[i] "\t" use
-        printf "%-8s %-6s %6d / %-4d %11s %5d / %-4d\n", sigs[i], use, conv[k], won[k],
-               conv[k] ? sprintf("%.1f", plies[k] / conv[k]) : "-", kept[k], drawn[k]
+        printf "%-8s %-6s %6d / %-4d %11s %5d / %-4d %9s\n", sigs[i], use, conv[k], won[k],
+               conv[k] ? sprintf("%.1f", plies[k] / conv[k]) : "-", kept[k], drawn[k], hasdtm[k] ? over[k] + 0 : "-"
       }
   }' "$out/games.tsv"
 echo "games: $out/games.tsv (each position twice), nodes $nodes, seed $seed"
