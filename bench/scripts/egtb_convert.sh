@@ -33,7 +33,7 @@
 # when the winner followed DTM all the way; "-" without a DTM file.
 set -euo pipefail
 
-usage() { sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "egtb_convert.sh: error: $*" >&2; exit 2; }
 
 won=50 drawn=10 side=any nodes=20000 seed=1 conc=1 out= play=
