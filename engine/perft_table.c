@@ -2,27 +2,23 @@
 #include "perft_table.h"
 
 #include <string.h>
-#ifndef _WIN32
-#include <sys/mman.h>
-#endif
 
 #include "sys.h"
 
-enum { CACHE_LINE = 64, HUGE_PAGE = 2 << 20, DEPTH_MASK = 0xFF };
+enum { CACHE_LINE = 64, DEPTH_MASK = 0xFF };
 
 _Static_assert(sizeof(PerftBucket) == CACHE_LINE, "a perft bucket fills one cache line");
 
 bool perft_table_init(PerftTable *t, size_t bytes) {
     size_t count = 1;
-    while (count <= SIZE_MAX / 2 / sizeof(PerftBucket) && count * 2 * sizeof(PerftBucket) <= bytes) count *= 2;
+    while (count <= SIZE_MAX / 2 / sizeof(PerftBucket) && count * 2 * sizeof(PerftBucket) <= bytes)
+        count *= 2;
     size_t size = count * sizeof(PerftBucket);
-    /* Probes land anywhere in the table: on huge pages they miss the TLB far
-     * less, and zeroing it here keeps the page faults out of the count. */
-    void *memory = sys_aligned_alloc(size >= HUGE_PAGE ? HUGE_PAGE : CACHE_LINE, size);
+    /* Probes land anywhere in the table: on huge pages (sys_large_alloc)
+     * they miss the TLB far less, and touching every page here keeps the
+     * page faults out of the count. */
+    void *memory = sys_large_alloc(size);
     if (!memory) return false;
-#ifdef MADV_HUGEPAGE
-    if (size >= HUGE_PAGE) madvise(memory, size, MADV_HUGEPAGE);
-#endif
     memset(memory, 0, size);
     perft_table_free(t);
     t->buckets = memory;
@@ -31,7 +27,7 @@ bool perft_table_init(PerftTable *t, size_t bytes) {
 }
 
 void perft_table_free(PerftTable *t) {
-    sys_aligned_free(t->buckets);
+    if (t->buckets) sys_large_free(t->buckets, (size_t)(t->mask + 1) * sizeof(PerftBucket));
     t->buckets = NULL;
     t->mask = 0;
 }
