@@ -4,6 +4,7 @@
 #include "test_support.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "search.h"
 #include "sys.h"
@@ -161,6 +162,38 @@ static void test_large_alloc(void **state) {
     assert_null(sys_large_alloc(SIZE_MAX - 5));
 }
 
+/* A resized table is written through at once, so its page faults are paid
+ * at `setoption Hash` (or startup) rather than in the first search (tt.c,
+ * zero_table): the process's resident memory grows by the whole table. */
+static long resident_mb(void) {
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return -1;
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = -1;
+    fclose(f);
+    return resident < 0 ? -1 : resident * sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
+static void test_resize_touches_the_table(void **state) {
+    (void)state;
+#ifdef __linux__
+    assert_true(tt_resize(1));
+    long before = resident_mb();
+    assert_true(before >= 0);
+    assert_true(tt_resize(96));
+    long after = resident_mb();
+    if (after - before < 90) fail_msg("resident %ld MB before, %ld MB after a 96 MB table", before, after);
+    tt_store(77, 0, make_move(3, 4), 5, 5, 3, BOUND_EXACT, false);
+    tt_clear(); /* written over, not mapped afresh: still resident, and empty */
+    assert_true(resident_mb() - before >= 90);
+    TTHit hit;
+    assert_false(tt_probe(77, 0, &hit));
+    assert_true(tt_resize(1));
+#else
+    skip();
+#endif
+}
+
 int main(void) {
     engine_init();
     const struct CMUnitTest tests[] = {
@@ -173,6 +206,7 @@ int main(void) {
         cmocka_unit_test(test_clear_and_hashfull),
         cmocka_unit_test(test_failed_resize_keeps_the_old_table),
         cmocka_unit_test(test_large_alloc),
+        cmocka_unit_test(test_resize_touches_the_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
