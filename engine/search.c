@@ -209,6 +209,7 @@ bool search_resize_hash(int mb) {
     search_init();
     if (mb < 1) mb = 1;
     if (!tt_resize((size_t)mb)) return false;
+    tt_clear(); /* its page faults now, before `readyok`, not in the first search */
     Options.hash_mb = mb;
     return true;
 }
